@@ -613,7 +613,7 @@ def classify_span(span: str) -> list[Citation]:
     definition = _DEFINITION.match(span)
     if definition:
         return _defined(definition, span)
-    if " " in span:
+    if " " in span and not _CALL.match(span):  # `Version::new(1, 2, 3)` is a call
         return _command(span) or _code_in_span(span)
     arity = _ARITY.match(span)
     if arity:

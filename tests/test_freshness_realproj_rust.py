@@ -1,0 +1,34 @@
+"""``conkeeper stale`` on the shapes of a real Rust crate's history (dtolnay/semver walked
+from 0.11 through the 1.0 redesign to 1.0.27: `Type::method` calls with arguments, in prose
+and in a fenced block, and a test named to ``cargo test``). Each test builds the case in a
+small fixture repository and runs the real command; no cargo build is needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_freshness_realproj import project
+from test_freshness_stale import DAY, T0, by_line, commit, stale_json, write
+
+REQ = (
+    "pub struct VersionReq;\n\nimpl VersionReq {\n"
+    "    pub fn exact(v: &Version) -> VersionReq { VersionReq }\n"
+    "    pub fn parse(text: &str) -> VersionReq { VersionReq }\n"
+    "    pub fn matches(&self, v: &Version) -> bool { true }\n}\n"
+)
+VERSION = (
+    "pub struct Version;\n\nimpl Version {\n"
+    "    pub fn new(major: u64, minor: u64, patch: u64) -> Version { Version }\n"
+    "    pub fn parse(text: &str) -> Version { Version }\n}\n"
+)
+
+
+def test_a_rust_call_with_arguments_in_backticks_is_cited(tmp_path: Path) -> None:
+    memory = "- `Version::new(1, 2, 3)` builds a version without pre or build.\n"
+    root = project(tmp_path, {"src/version.rs": VERSION, "src/req.rs": REQ}, memory)
+    write(root, "src/version.rs", VERSION.replace("Version", "SemVer"))
+    write(root, "src/req.rs", REQ.replace("Version", "SemVer"))
+    commit(root, "rename the version type", T0 + 2 * DAY)
+    finding = by_line(stale_json(root, "--no-cache"))[3]
+    assert (finding["reason"], finding["citation"]) == ("symbol-gone", "Version")
