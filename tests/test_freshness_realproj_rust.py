@@ -32,3 +32,21 @@ def test_a_rust_call_with_arguments_in_backticks_is_cited(tmp_path: Path) -> Non
     commit(root, "rename the version type", T0 + 2 * DAY)
     finding = by_line(stale_json(root, "--no-cache"))[3]
     assert (finding["reason"], finding["citation"]) == ("symbol-gone", "Version")
+
+
+def test_a_rust_call_written_in_prose_is_cited(tmp_path: Path) -> None:
+    memory = (
+        "- Use VersionReq::exact(&v) to pin a dependency to one version.\n"
+        "- VersionReq::matches is the only matching entry point.\n"
+    )
+    root = project(tmp_path, {"src/version.rs": VERSION, "src/req.rs": REQ}, memory)
+    write(
+        root,
+        "src/req.rs",
+        REQ.replace("    pub fn exact(v: &Version) -> VersionReq { VersionReq }\n", ""),
+    )
+    commit(root, "remove VersionReq::exact", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
+        3: ("symbol-gone", "exact")
+    }

@@ -229,6 +229,11 @@ _PACKAGE_PATH = re.compile(
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
 )
+# `VersionReq::exact(&v)`, `Cart::from_session`: a Rust (C++, PHP) path written in prose
+# without backticks; `::` after a capitalised owner is no prose (a module path may lead)
+_BARE_PATH_CALL = re.compile(
+    r"(?<![\w.`/:])((?:[a-z_]\w*::)*[A-Z]\w*::[A-Za-z_]\w*)(?:\([^()\n]{0,80}\))?(?![\w:])"
+)
 # `useCart`, `placeOrder`: a JS/TS, Java or Go function cited without parentheses
 _LOWER_CAMEL = re.compile(r"^_{0,2}[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -754,6 +759,9 @@ def find_citations(text: str) -> tuple[Citation, ...]:
         path = normalize_path(match.group(1))
         if path and looks_like_path(path):
             found.setdefault((PATH, path, ""), Citation(PATH, path, match.group(1)))
+    for match in _BARE_PATH_CALL.finditer(outside):
+        for citation in _qualified(match.group(1), match.group(0)):
+            found.setdefault((citation.kind, citation.value, citation.tool), citation)
     for match in _BARE_CALL.finditer(outside):
         name = match.group(1)
         if name not in GENERIC_SYMBOLS:
