@@ -50,3 +50,21 @@ def test_a_rust_call_written_in_prose_is_cited(tmp_path: Path) -> None:
     assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
         3: ("symbol-gone", "exact")
     }
+
+
+def test_a_rust_path_call_in_a_fenced_block_is_cited(tmp_path: Path) -> None:
+    memory = (
+        "- Matching a requirement:\n\n"
+        "```rust\n"
+        'let req = VersionReq::parse(">= 1.0.0").unwrap();\n'
+        'let owned = String::from("1.0.1");\n'
+        "assert!(req.matches(&Version::parse(&owned).unwrap()));\n"
+        "```\n"
+    )
+    root = project(tmp_path, {"src/version.rs": VERSION, "src/req.rs": REQ}, memory)
+    write(root, "src/req.rs", REQ.replace("fn parse", "fn from_text"))
+    commit(root, "rename the requirement parser", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
+        5: ("symbol-gone", "parse")
+    }

@@ -255,6 +255,9 @@ _CODE_CALL = re.compile(
     r"(?<![\w$])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
     r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[A-Z]{2,}(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's, C#'s too
 )
+# `VersionReq::parse(">= 1.0")`, `semver::Version::new(1, 0, 0)` in a fenced block: a Rust
+# (C++, PHP) associated function called through its type cites the type and the function
+_CODE_PATH_CALL = re.compile(r"(?<![\w$:])((?:[a-z_]\w*::)*[A-Z]\w*::[a-z_]\w*)\s?\(")
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
 _SHELL_FENCES = frozenset(
@@ -796,6 +799,8 @@ def _code_calls(info: str, lines: list[str]) -> list[Citation]:
         for match in _CODE_CALL.finditer(line):
             if match.group(1) not in GENERIC_SYMBOLS:
                 found.append(Citation(SYMBOL, match.group(1), match.group(0)))
+        for match in _CODE_PATH_CALL.finditer(line):
+            found.extend(_qualified(match.group(1), match.group(0)))
     return found
 
 
