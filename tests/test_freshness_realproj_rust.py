@@ -68,3 +68,25 @@ def test_a_rust_path_call_in_a_fenced_block_is_cited(tmp_path: Path) -> None:
     assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
         5: ("symbol-gone", "parse")
     }
+
+
+def test_a_test_named_to_cargo_test_is_cited(tmp_path: Path) -> None:
+    tests = (
+        "#[test]\nfn test_parsing_pre_and_build_metadata_see_issue_217() {}\n\n"
+        "#[test]\nfn test_wildcard() {}\n"
+    )
+    memory = (
+        "- Issue 217 regression: `cargo test test_parsing_pre_and_build_metadata_see_issue_217`.\n"
+        "- Wildcards: `cargo test --features serde test_wildcard -- --nocapture`.\n"
+        "- One file: `cargo test --test test_version_req`; a filter: `cargo test version_req`.\n"
+    )
+    root = project(tmp_path, {"tests/test_version_req.rs": tests, "src/req.rs": REQ}, memory)
+    renamed = tests.replace(
+        "test_parsing_pre_and_build_metadata_see_issue_217", "test_leading_digit_in_pre_and_build"
+    )
+    write(root, "tests/test_version_req.rs", renamed)
+    commit(root, "Rename leading digit test", T0 + 2 * DAY)
+    findings = by_line(stale_json(root, "--no-cache"))
+    assert {line: (f["reason"], f["citation"]) for line, f in findings.items()} == {
+        3: ("symbol-gone", "test_parsing_pre_and_build_metadata_see_issue_217")
+    }

@@ -535,7 +535,10 @@ def _runner_targets(tool: str, words: list[str], span: str) -> list[Citation]:
 
 
 def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
-    """What a package manager or Python is asked to run (a package script, a module)."""
+    """What a package manager or Python is asked to run (a package script, a module, the
+    test ``cargo test`` is told to run)."""
+    if tool == "cargo":
+        return _cargo_test_filter(words, span)
     if tool in ("npm", "pnpm", "bun"):
         if len(words) > 2 and words[1] == "run":
             return Citation(COMMAND, words[2], span, "npm")
@@ -545,6 +548,38 @@ def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
         index = words.index("-m")
         if index + 1 < len(words) and re.fullmatch(r"[A-Za-z_][\w.]*", words[index + 1]):
             return Citation(COMMAND, words[index + 1], span, "python -m")
+    return None
+
+
+# cargo test's options that take a value in the next word (`--features serde`, `-p semver`)
+_CARGO_VALUED = frozenset(
+    [
+        *("-p", "--package", "--test", "--bench", "--bin", "--example", "--exclude", "-F"),
+        *("--features", "--target", "--target-dir", "-j", "--jobs", "--manifest-path"),
+        *("--color", "--message-format", "--profile", "--config", "-Z", "--lockfile-path"),
+    ]
+)
+
+
+def _cargo_test_filter(words: list[str], span: str) -> Citation | None:
+    """The test ``cargo test [options] NAME [-- args]`` runs, when NAME is a whole test
+    name (`test_parse_errors`, `tests::test_parse`): the test renamed or removed, the command
+    runs nothing. A filter that was never a whole name in the code is never found stale."""
+    if len(words) < 3 or words[1] != "test":
+        return None
+    skip = False
+    for word in words[2:]:
+        if skip:
+            skip = False
+        elif word == "--" or word[0] in "<>|&;#":
+            return None
+        elif word.startswith("-"):
+            skip = word in _CARGO_VALUED
+        else:
+            name = word.rsplit("::", 1)[-1]
+            if _SNAKE.match(name) and name not in GENERIC_SYMBOLS:
+                return Citation(SYMBOL, name, span)
+            return None
     return None
 
 
