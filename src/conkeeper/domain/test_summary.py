@@ -35,6 +35,7 @@ VALUED_OPTIONS = frozenset(
         *("--timeout", "--dist", "--junitxml", "--junit-xml", "--cov", "--cov-report"),
         *("--cov-config", "--confcutdir", "-count", "-timeout", "-parallel", "-j", "--jobs"),
         *("--maxWorkers", "-w", "--reporter", "--workers", "--seed", "--randomly-seed"),
+        *("--test-threads",),  # libtest's, after `cargo test --`
     }
 )
 # ... and those that pick the tests a run covers (`-k escape_silent`, `-m slow`, `--lf`)

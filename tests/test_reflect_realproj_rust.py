@@ -1,0 +1,82 @@
+"""``reflect`` and ``extract`` on sessions replayed through the real hooks (Claude Code's and
+Codex's payloads) where the agent runs a real Rust crate's suite (dtolnay/semver 1.0.27, a bug
+put into tilde and caret matching, then taken out): the outputs are cargo's, as it printed
+them. No cargo build runs here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from test_e2e_session import Session, set_up_project
+
+COMPILED = (
+    "   Compiling semver v1.0.27 (/work/semver)\n"
+    "    Finished `test` profile [unoptimized + debuginfo] target(s) in 3.54s\n"
+    "     Running unittests src/lib.rs (target/debug/deps/semver-08707e0d390c1b5c)\n\n"
+    "running 0 tests\n\n"
+    "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+    "finished in 0.00s\n\n"
+    "     Running tests/test_version_req.rs (target/debug/deps/test_version_req-1bbdc54143b4)\n\n"
+)
+
+
+def libtest(failing: list[str], passed: int, filtered: int = 0) -> str:
+    """What cargo printed for tests/test_version_req.rs with ``failing`` tests failing."""
+    total = len(failing) + passed
+    lines = [f"running {total} test{'s' if total != 1 else ''}"]
+    lines += [f"test {name} ... FAILED" for name in failing]
+    lines += ["test test_any ... ok"] * min(passed, 1)
+    if failing:
+        lines += ["", "failures:", ""]
+        for name in failing:
+            lines += [
+                f"---- {name} stdout ----",
+                "",
+                f"thread '{name}' (19776) panicked at tests/test_version_req.rs:191:5:",
+                "matched 1.3.0",
+                "",
+            ]
+        lines += ["", "failures:", *(f"    {name}" for name in failing), ""]
+    verdict = "FAILED" if failing else "ok"
+    lines.append(
+        f"test result: {verdict}. {passed} passed; {len(failing)} failed; 0 ignored; "
+        f"0 measured; {filtered} filtered out; finished in 0.53s"
+    )
+    if failing:
+        lines += ["", "error: test failed, to rerun pass `--test test_version_req`"]
+    return COMPILED + "\n".join(lines) + "\n"
+
+
+def failed(output: str) -> str:
+    """Claude Code's PostToolUseFailure ``error`` for a Bash command cargo failed (exit 101)."""
+    return "Exit code 101\n" + output
+
+
+def passed(output: str) -> dict[str, object]:
+    return {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
+
+
+def reflect(s: Session) -> dict:
+    result = run_cli("reflect", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_whole_suite_run_written_another_way_is_told_by_the_later_run(
+    tmp_path: Path,
+) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Let ~1.2 also accept later minors and ^0.2 accept 0.3; run the tests")
+    both = libtest(["test_tilde", "test_caret"], 18)
+    s.tool("Bash", {"command": "cargo test -- --nocapture --test-threads 1"}, error=failed(both))
+    s.prompt("No, tilde must stay within the minor. Put it back")
+    s.tool("Bash", {"command": "cargo test test_tilde"}, passed(libtest([], 1, 19)))
+    s.tool("Bash", {"command": "cargo test"}, error=failed(libtest(["test_caret"], 19)))
+    open_ = [r for r in reflect(s)["recommendations"] if r["kind"] == "abandoned"]
+    assert [r["what"] for r in open_] == [
+        "Pick up `cargo test`, still failing when the work stopped"
+    ]
