@@ -38,7 +38,7 @@ def libtest(failing: list[str], passed: int, filtered: int = 0) -> str:
                 "matched 1.3.0",
                 "",
             ]
-        lines += ["", "failures:", *(f"    {name}" for name in failing), ""]
+        lines += ["", "failures:", *(f"    {name}" for name in sorted(failing)), ""]
     verdict = "FAILED" if failing else "ok"
     lines.append(
         f"test result: {verdict}. {passed} passed; {len(failing)} failed; 0 ignored; "
@@ -80,3 +80,28 @@ def test_a_whole_suite_run_written_another_way_is_told_by_the_later_run(
     assert [r["what"] for r in open_] == [
         "Pick up `cargo test`, still failing when the work stopped"
     ]
+
+
+def shown(s: Session) -> list[str]:
+    """What reflect quotes of each recommendation about a command."""
+    return [q for r in reflect(s)["recommendations"] for q in r["why"] if "→" in q]
+
+
+ONE = "test result: FAILED. 0 passed; 1 failed — test_tilde"
+BOTH = "test result: FAILED. 18 passed; 2 failed — test_caret, test_tilde"
+
+
+def test_cargo_s_failing_tests_and_counts_are_what_claude_code_shows(tmp_path: Path) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Let ~1.2 also accept later minors and ^0.2 accept 0.3; run the tests")
+    for name in ("lib.rs", "eval.rs", "parse.rs"):
+        path = str(s.project / "src" / name)
+        s.tool("Read", {"file_path": path}, {"type": "text", "file": {"filePath": path}})
+    tilde = libtest(["test_tilde"], 0, 19)
+    s.tool("Bash", {"command": "cargo test test_tilde"}, error=failed(tilde))
+    s.tool(
+        "Bash", {"command": "cargo test"}, error=failed(libtest(["test_tilde", "test_caret"], 18))
+    )
+    assert sorted(shown(s)) == [f'"cargo test test_tilde → {ONE}"', f'"cargo test → {BOTH}"']
