@@ -82,6 +82,45 @@ def test_a_whole_suite_run_written_another_way_is_told_by_the_later_run(
     ]
 
 
+def codex_hook(s: Session, event: str, turn: str, **fields: object) -> None:
+    """One Codex hook (``conkeeper hook --host codex EVENT``) with Codex's payload."""
+    payload = {
+        "session_id": "cdx-semver",
+        "transcript_path": None,
+        "cwd": str(s.project),
+        "model": "gpt-5-codex",
+        "turn_id": turn,
+        "hook_event_name": event,
+        **fields,
+    }
+    result = run_cli("hook", "--host", "codex", event, stdin=json.dumps(payload), env=s.env)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+
+def split(output: str) -> tuple[str, str]:
+    """cargo's stdout (the tests' lines) and stderr (its own: Compiling, Running, error:)."""
+    own = ("   Compiling", "    Finished", "     Running", "error: test failed")
+    lines = output.splitlines(keepends=True)
+    return (
+        "".join(line for line in lines if not line.startswith(own)),
+        "".join(line for line in lines if line.startswith(own)),
+    )
+
+
+def codex_bash(s: Session, turn: str, use: str, command: str, output: str, code: int) -> None:
+    stdout, stderr = split(output)
+    response = {"exit_code": code, "stdout": stdout, "stderr": stderr}
+    codex_hook(
+        s,
+        "PostToolUse",
+        turn,
+        tool_name="Bash",
+        tool_use_id=use,
+        tool_input={"command": command},
+        tool_response=response,
+    )
+
+
 def shown(s: Session) -> list[str]:
     """What reflect quotes of each recommendation about a command."""
     return [q for r in reflect(s)["recommendations"] for q in r["why"] if "→" in q]
@@ -104,4 +143,16 @@ def test_cargo_s_failing_tests_and_counts_are_what_claude_code_shows(tmp_path: P
     s.tool(
         "Bash", {"command": "cargo test"}, error=failed(libtest(["test_tilde", "test_caret"], 18))
     )
+    assert sorted(shown(s)) == [f'"cargo test test_tilde → {ONE}"', f'"cargo test → {BOTH}"']
+
+
+def test_cargo_s_failing_tests_and_counts_are_what_codex_shows(tmp_path: Path) -> None:
+    s = Session(tmp_path)
+    set_up_project(s)
+    codex_hook(s, "SessionStart", "t1", source="startup")
+    codex_hook(s, "UserPromptSubmit", "t1", prompt="Let ~1.2 also accept later minors")
+    for n, name in enumerate(("lib.rs", "eval.rs", "parse.rs")):
+        codex_bash(s, "t1", f"call_r{n}", f"cat src/{name}", "pub fn x() {}\n", 0)
+    codex_bash(s, "t1", "call_1", "cargo test test_tilde", libtest(["test_tilde"], 0, 19), 101)
+    codex_bash(s, "t1", "call_2", "cargo test", libtest(["test_tilde", "test_caret"], 18), 101)
     assert sorted(shown(s)) == [f'"cargo test test_tilde → {ONE}"', f'"cargo test → {BOTH}"']

@@ -72,7 +72,7 @@ def quote(text: str) -> str:
     return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
-_EXIT = re.compile(r"^exit code -?\d+\s*", re.IGNORECASE)
+_EXIT = re.compile(r"^exit code:? ?-?\d+:?\s*", re.IGNORECASE)  # `Exit code 1`, `exit code 101:`
 
 
 def _first_line(text: str | None) -> str:
