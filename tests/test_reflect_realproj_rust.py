@@ -156,3 +156,40 @@ def test_cargo_s_failing_tests_and_counts_are_what_codex_shows(tmp_path: Path) -
     codex_bash(s, "t1", "call_1", "cargo test test_tilde", libtest(["test_tilde"], 0, 19), 101)
     codex_bash(s, "t1", "call_2", "cargo test", libtest(["test_tilde", "test_caret"], 18), 101)
     assert sorted(shown(s)) == [f'"cargo test test_tilde → {ONE}"', f'"cargo test → {BOTH}"']
+
+
+def observations(s: Session) -> list[dict]:
+    assert run_cli("extract", cwd=s.project, env=s.env).returncode == 0
+    result = run_cli("observations", "--json", cwd=s.project, env=s.env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["observations"]
+
+
+def tilde_then_caret(s: Session) -> None:
+    """Two failing tests; the first prompt's fix puts tilde right, caret still fails."""
+    eval_rs = str(s.project / "src" / "eval.rs")
+    edit = {"file_path": eval_rs, "old_string": "<", "new_string": "!="}
+    set_up_project(s)
+    s.hook("SessionStart", source="startup")
+    s.prompt("Let ~1.2 also accept later minors and ^0.2 accept 0.3; run the tests")
+    s.tool("Edit", edit, {"filePath": eval_rs, "structuredPatch": []})
+    both = libtest(["test_tilde", "test_caret"], 18)
+    s.tool("Bash", {"command": "cargo test"}, error=failed(both))
+    s.prompt("No, tilde must stay within the minor. Put it back")
+    s.tool("Edit", edit, {"filePath": eval_rs, "structuredPatch": []})
+    s.tool("Bash", {"command": "cargo test test_tilde"}, passed(libtest([], 1, 19)))
+    s.tool("Bash", {"command": "cargo test"}, error=failed(libtest(["test_caret"], 19)))
+
+
+def test_the_fixed_failure_is_told_with_cargo_s_summary(tmp_path: Path) -> None:
+    s = Session(tmp_path)
+    tilde_then_caret(s)
+    s.prompt("Caret on 0.x must stay within the minor too. Revert that and run everything")
+    eval_rs = str(s.project / "src" / "eval.rs")
+    edit = {"file_path": eval_rs, "old_string": ">=", "new_string": "=="}
+    s.tool("Edit", edit, {"filePath": eval_rs, "structuredPatch": []})
+    s.tool("Bash", {"command": "cargo test"}, passed(libtest([], 20)))
+    fixed = [o for o in observations(s) if o["type"] == "bugfix"]
+    assert [(o["prompt_number"], o["subtitle"]) for o in fixed] == [
+        (3, f"cargo tests failed with {BOTH}; fixed in eval.rs")
+    ]

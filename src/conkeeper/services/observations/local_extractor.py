@@ -82,6 +82,7 @@ _ERRORISH_RE = re.compile(
     r"(?:\w*(?:Error|Exception)\b|error\b|FAILED|FAIL\b|undefined|[Cc]annot|not found|"
     r"No such|panic|Traceback|fatal)"
 )
+_SUMMARY_HEADS = ("test result: ",)  # libtest's (cargo test) closing line
 _TEST_NAME_RE = re.compile(r"^(test_)?(.+?)(_test|\.test|\.spec|_spec|test)?$")
 
 
@@ -281,11 +282,12 @@ def _concepts(*texts: Iterable[str] | str) -> list[str]:
 
 
 def _error_line(event: ToolEvent) -> str:
-    """The informative part of a captured failure message (an error-looking fragment first)."""
+    """The informative part of a captured failure message (an error-looking fragment first;
+    a runner's own summary, cargo's ``test result: FAILED. ...``, whole)."""
     text = _RULE_RE.sub(" ", one_line(_EXIT_PREFIX_RE.sub("", event.error or "")))
     text = one_line(text)
     found = _ERRORISH_RE.search(text)
-    if found and found.start() > 0:
+    if found and found.start() > 0 and not text.startswith(_SUMMARY_HEADS):
         text = text[found.start() :]
     if not text:
         code = event.exit_code
