@@ -193,3 +193,15 @@ def test_the_fixed_failure_is_told_with_cargo_s_summary(tmp_path: Path) -> None:
     assert [(o["prompt_number"], o["subtitle"]) for o in fixed] == [
         (3, f"cargo tests failed with {BOTH}; fixed in eval.rs")
     ]
+
+
+def test_an_open_failure_is_told_by_its_last_failing_run_in_that_run_s_prompt(
+    tmp_path: Path,
+) -> None:
+    s = Session(tmp_path)
+    tilde_then_caret(s)
+    open_ = [o for o in observations(s) if o["title"].startswith("Unresolved")]
+    one = "test result: FAILED. 19 passed; 1 failed — test_caret"
+    assert [(o["prompt_number"], o["subtitle"]) for o in open_] == [
+        (2, f"{one} — still failing at the end of the session")
+    ]

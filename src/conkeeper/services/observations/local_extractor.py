@@ -98,6 +98,8 @@ class _Failure:
     # the failing check (the failure's own, and those that ran it again)
     made: list[tuple[int, int, list[str]]] = field(default_factory=list)
     checked_in: set[int] = field(default_factory=set)
+    # the last failing run and its prompt: what is still failing, when nothing passed since
+    last: tuple[ToolEvent, int] | None = None
 
     def fixed_in(self, prompt_number: int) -> None:
         """Keep as the fix's edits those of the prompts that worked on the failure: the one it
@@ -131,7 +133,7 @@ def extract_observations(turns: Sequence[Turn], root: str | None = None) -> list
     for turn in turns:
         produced.extend(_turn_observations(turn, scan))
     for failure in scan.unresolved:
-        produced.append(_unresolved(failure, _prompt_of(turns, failure.prompt_number)))
+        produced.append(_unresolved(failure, turns))
     _attach_commits(turns, produced)
     result: list[Observation] = []
     seen: set[tuple[str, str]] = set()
@@ -198,6 +200,7 @@ def _note_check(
             failure = open_failures[key] = _Failure(command, event, prompt_number)
         else:
             failure.attempts += 1
+            failure.last = (event, prompt_number)
         failure.checked_in.add(prompt_number)
         return
     if failure is None or not covers(_test_args(command), _test_args(failure.command)):
@@ -343,10 +346,15 @@ def _unresolved_title(kind: str, runner: str) -> str:
     return f"Unresolved {'' if kind == 'run' else kind + ' '}failure: {runner}"
 
 
-def _unresolved(failure: _Failure, prompt: str) -> Observation:
+def _unresolved(failure: _Failure, turns: Sequence[Turn]) -> Observation:
+    """A failure no later run passed: told by its last failing run, in that run's prompt (an
+    earlier run may have failed on tests fixed since: `cargo test` failing on two tests, one
+    fixed, then failing on the other)."""
+    event, prompt_number = failure.last or (failure.event, failure.prompt_number)
+    prompt = _prompt_of(turns, prompt_number)
     runner = failure.command.key.split(":", 1)[-1]
     facts = [
-        f"`{_short_command(failure.event.input_summary)}` failed: {_error_line(failure.event)}",
+        f"`{_short_command(event.input_summary)}` failed: {_error_line(event)}",
         f"No later passing run of {runner} was recorded in this session",
     ]
     if failure.edits:
@@ -354,12 +362,12 @@ def _unresolved(failure: _Failure, prompt: str) -> Observation:
     return Observation(
         type="discovery",
         title=_unresolved_title(failure.command.kind, _short_command(runner, 30)),
-        subtitle=f"{_error_line(failure.event)} — still failing at the end of the session",
+        subtitle=f"{_error_line(event)} — still failing at the end of the session",
         facts=facts,
         narrative=f'While working on "{_excerpt(prompt)}", ' + "; ".join(facts) + ".",
-        concepts=_concepts(failure.event.error or "", failure.edits, "error"),
+        concepts=_concepts(event.error or "", failure.edits, "error"),
         files=unique(failure.edits),
-        prompt_number=failure.prompt_number,
+        prompt_number=prompt_number,
     )
 
 
