@@ -35,6 +35,7 @@ VALUED_OPTIONS = frozenset(
         *("--timeout", "--dist", "--junitxml", "--junit-xml", "--cov", "--cov-report"),
         *("--cov-config", "--confcutdir", "-count", "-timeout", "-parallel", "-j", "--jobs"),
         *("--maxWorkers", "-w", "--reporter", "--workers", "--seed", "--randomly-seed"),
+        *("--test-threads",),  # libtest's, after `cargo test --`
     }
 )
 # ... and those that pick the tests a run covers (`-k escape_silent`, `-m slow`, `--lf`)
@@ -103,6 +104,27 @@ _PASSED = (
     re.compile(r"^(?:ok\s+\S+.*|PASS)$", re.M),  # go test
     re.compile(r"^test result: ok\..*$", re.M),  # cargo
 )
+
+
+# cargo test's (libtest's) closing lines: each test binary that failed prints its failing
+# tests' names (sorted) under a bare `failures:`, then `test result: FAILED. N passed; M failed`
+_LIBTEST_RESULT = re.compile(r"^test result: FAILED\. \d+ passed; \d+ failed", re.M)
+_LIBTEST_NAMES = re.compile(r"^failures:\n((?:    \S+\n)+)", re.M)
+
+
+def libtest_failures(output: str) -> tuple[list[str], list[str]]:
+    """``(results, names)`` of a failed ``cargo test`` run, as cargo wrote them: each failing
+    binary's ``test result: FAILED. 18 passed; 2 failed`` and every failing test's name
+    (``test_caret``, ``tests::parse::test_x``); both empty when ``output`` holds none. The
+    first line cargo prints about a failure names one test of several, and its closing
+    ``error: test failed, to rerun pass ...`` none: these are what a person reads."""
+    results = _LIBTEST_RESULT.findall(output)
+    if not results:
+        return [], []
+    names: list[str] = []
+    for block in _LIBTEST_NAMES.findall(output):
+        names.extend(n.strip() for n in block.splitlines() if n.strip() not in names)
+    return results, names
 
 
 def piped_test_run(command: str) -> bool:

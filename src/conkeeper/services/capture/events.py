@@ -486,6 +486,23 @@ def _flagged_detail(response: dict[str, Any]) -> CleanText:
     return pick(detail, informative_line(detail))
 
 
+def _libtest_line(output: CleanText) -> CleanText | None:
+    """A failed ``cargo test`` run told in one line, from cargo's own words: ``test result:
+    FAILED. 18 passed; 2 failed — test_caret, test_tilde`` (``domain.test_summary``); ``None``
+    for other output."""
+    if "test result: FAILED." not in output:  # the module is read only when cargo failed
+        return None
+    from conkeeper.domain.test_summary import libtest_failures
+
+    results, names = libtest_failures(output)
+    if not results:
+        return None
+    told = join_clean([pick(output, r) for r in results], "; ")
+    if not names:
+        return told
+    return join_clean([told, join_clean([pick(output, n) for n in names], ", ")], " — ")
+
+
 def _whole(text: str) -> CleanText | None:
     """``text`` cleaned whole (``None`` when empty or wholly private)."""
     return clean_captured(text) if text else None
@@ -495,6 +512,10 @@ def _best_line(*outputs: CleanText | None) -> CleanText | None:
     """The most informative line of the first output that names a failure, else the first
     non-blank line of the first non-empty output (all already cleaned)."""
     present = [o for o in outputs if o]
+    for output in present:  # cargo's summary in stdout over its `error: test failed` in stderr
+        summary = _libtest_line(output)
+        if summary:
+            return summary
     for output in present:
         found = failure_line(output)
         if found:
@@ -539,6 +560,10 @@ def _essential(message: CleanText) -> CleanText:
     if "\n" not in text and "\r" not in text:
         return pick(message, text)
     head = _first_meaningful_line(text).strip()
+    summary = _libtest_line(message)
+    if summary:
+        header = len(head) <= 40 and not _FAILURE_WORDS.search(head)
+        return join_clean([pick(message, head), summary]) if header else summary
     best = failure_line(text)
     if best is None:  # no line names the failure (compiler, linter output): keep the start
         return pick(message, text[:4000])

@@ -82,6 +82,7 @@ _ERRORISH_RE = re.compile(
     r"(?:\w*(?:Error|Exception)\b|error\b|FAILED|FAIL\b|undefined|[Cc]annot|not found|"
     r"No such|panic|Traceback|fatal)"
 )
+_SUMMARY_HEADS = ("test result: ",)  # libtest's (cargo test) closing line
 _TEST_NAME_RE = re.compile(r"^(test_)?(.+?)(_test|\.test|\.spec|_spec|test)?$")
 
 
@@ -97,6 +98,8 @@ class _Failure:
     # the failing check (the failure's own, and those that ran it again)
     made: list[tuple[int, int, list[str]]] = field(default_factory=list)
     checked_in: set[int] = field(default_factory=set)
+    # the last failing run and its prompt: what is still failing, when nothing passed since
+    last: tuple[ToolEvent, int] | None = None
 
     def fixed_in(self, prompt_number: int) -> None:
         """Keep as the fix's edits those of the prompts that worked on the failure: the one it
@@ -130,7 +133,7 @@ def extract_observations(turns: Sequence[Turn], root: str | None = None) -> list
     for turn in turns:
         produced.extend(_turn_observations(turn, scan))
     for failure in scan.unresolved:
-        produced.append(_unresolved(failure, _prompt_of(turns, failure.prompt_number)))
+        produced.append(_unresolved(failure, turns))
     _attach_commits(turns, produced)
     result: list[Observation] = []
     seen: set[tuple[str, str]] = set()
@@ -197,6 +200,7 @@ def _note_check(
             failure = open_failures[key] = _Failure(command, event, prompt_number)
         else:
             failure.attempts += 1
+            failure.last = (event, prompt_number)
         failure.checked_in.add(prompt_number)
         return
     if failure is None or not covers(_test_args(command), _test_args(failure.command)):
@@ -281,11 +285,12 @@ def _concepts(*texts: Iterable[str] | str) -> list[str]:
 
 
 def _error_line(event: ToolEvent) -> str:
-    """The informative part of a captured failure message (an error-looking fragment first)."""
+    """The informative part of a captured failure message (an error-looking fragment first;
+    a runner's own summary, cargo's ``test result: FAILED. ...``, whole)."""
     text = _RULE_RE.sub(" ", one_line(_EXIT_PREFIX_RE.sub("", event.error or "")))
     text = one_line(text)
     found = _ERRORISH_RE.search(text)
-    if found and found.start() > 0:
+    if found and found.start() > 0 and not text.startswith(_SUMMARY_HEADS):
         text = text[found.start() :]
     if not text:
         code = event.exit_code
@@ -341,10 +346,15 @@ def _unresolved_title(kind: str, runner: str) -> str:
     return f"Unresolved {'' if kind == 'run' else kind + ' '}failure: {runner}"
 
 
-def _unresolved(failure: _Failure, prompt: str) -> Observation:
+def _unresolved(failure: _Failure, turns: Sequence[Turn]) -> Observation:
+    """A failure no later run passed: told by its last failing run, in that run's prompt (an
+    earlier run may have failed on tests fixed since: `cargo test` failing on two tests, one
+    fixed, then failing on the other)."""
+    event, prompt_number = failure.last or (failure.event, failure.prompt_number)
+    prompt = _prompt_of(turns, prompt_number)
     runner = failure.command.key.split(":", 1)[-1]
     facts = [
-        f"`{_short_command(failure.event.input_summary)}` failed: {_error_line(failure.event)}",
+        f"`{_short_command(event.input_summary)}` failed: {_error_line(event)}",
         f"No later passing run of {runner} was recorded in this session",
     ]
     if failure.edits:
@@ -352,12 +362,12 @@ def _unresolved(failure: _Failure, prompt: str) -> Observation:
     return Observation(
         type="discovery",
         title=_unresolved_title(failure.command.kind, _short_command(runner, 30)),
-        subtitle=f"{_error_line(failure.event)} — still failing at the end of the session",
+        subtitle=f"{_error_line(event)} — still failing at the end of the session",
         facts=facts,
         narrative=f'While working on "{_excerpt(prompt)}", ' + "; ".join(facts) + ".",
-        concepts=_concepts(failure.event.error or "", failure.edits, "error"),
+        concepts=_concepts(event.error or "", failure.edits, "error"),
         files=unique(failure.edits),
-        prompt_number=failure.prompt_number,
+        prompt_number=prompt_number,
     )
 
 

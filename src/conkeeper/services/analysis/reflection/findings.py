@@ -72,7 +72,7 @@ def quote(text: str) -> str:
     return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
 
 
-_EXIT = re.compile(r"^exit code -?\d+\s*", re.IGNORECASE)
+_EXIT = re.compile(r"^exit code:? ?-?\d+:?\s*", re.IGNORECASE)  # `Exit code 1`, `exit code 101:`
 
 
 def _first_line(text: str | None) -> str:
@@ -487,8 +487,8 @@ def abandoned_work(
     others after it), and it was among the last three runs. "Last" is by time: sessions that
     overlap (two windows on one project) come one after the other in ``events``, so the runs
     are put in the order they happened (the database id breaks a tie within a millisecond).
-    A failure whose command line ran again later is that later run's to tell: `pytest -q`
-    failing on one test, then on another, leaves the second open, not both."""
+    A failure whose command line (or whole-suite run) ran again later is that later run's to
+    tell: `pytest -q` failing on one test, then on another, leaves the second open, not both."""
     every = sorted(
         (event for event, _ in events if event.action == "execute" and outcome_known(event)),
         key=lambda event: (event.created_at, event.id),
@@ -504,7 +504,7 @@ def abandoned_work(
         stopped = _stopped_reruns(event, every)
         if not event.failed or final.isdisjoint({event.id, *(e.id for e in stopped)}):
             continue
-        if any(_command(e) == _command(event) for e in runs[index + 1 :]):
+        if _told_later(event, runs[index + 1 :]):
             continue
         after = [e for e in later_events or () if e.created_at >= event.created_at]
         if _settled(event, key, [*runs[index + 1 :], *after]):
@@ -520,6 +520,15 @@ def abandoned_work(
             finding.quotes.append(quote(f"then {unread.input_summary} → no result to read"))
         found.append(finding)
     return found
+
+
+def _told_later(failed: ToolEvent, later: list[ToolEvent]) -> bool:
+    """Whether a later run tells what became of ``failed``, pass or fail: the same command
+    line, or the same runner over the whole suite in the same folder written another way
+    (`cargo test` after `cargo test -- --nocapture`, `pytest -q` after `pytest -p
+    no:cacheprovider`): what that run printed is what still fails."""
+    whole = _whole_suite(failed)
+    return any(_command(e) == _command(failed) or bool(whole & _whole_suite(e)) for e in later)
 
 
 def _stopped_reruns(failed: ToolEvent, every: list[ToolEvent]) -> list[ToolEvent]:

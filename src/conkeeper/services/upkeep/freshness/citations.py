@@ -229,6 +229,11 @@ _PACKAGE_PATH = re.compile(
 _BARE_CALL = re.compile(
     r"(?<![\w.`/])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+))\(\)"
 )
+# `VersionReq::exact(&v)`, `Cart::from_session`: a Rust (C++, PHP) path written in prose
+# without backticks; `::` after a capitalised owner is no prose (a module path may lead)
+_BARE_PATH_CALL = re.compile(
+    r"(?<![\w.`/:])((?:[a-z_]\w*::)*[A-Z]\w*::[A-Za-z_]\w*)(?:\([^()\n]{0,80}\))?(?![\w:])"
+)
 # `useCart`, `placeOrder`: a JS/TS, Java or Go function cited without parentheses
 _LOWER_CAMEL = re.compile(r"^_{0,2}[a-z]+(?:[A-Z][a-z0-9]+)+$")
 _UPPER_KEY = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -250,6 +255,9 @@ _CODE_CALL = re.compile(
     r"(?<![\w$])(_{0,2}(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|"
     r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[A-Z]{2,}(?:[A-Z][a-z0-9]+)+))\s?\("  # Go's, C#'s too
 )
+# `VersionReq::parse(">= 1.0")`, `semver::Version::new(1, 0, 0)` in a fenced block: a Rust
+# (C++, PHP) associated function called through its type cites the type and the function
+_CODE_PATH_CALL = re.compile(r"(?<![\w$:])((?:[a-z_]\w*::)*[A-Z]\w*::[a-z_]\w*)\s?\(")
 # a fenced block tagged as a shell, a terminal session or plain text holds commands and what
 # they printed, never code citing the project's names
 _SHELL_FENCES = frozenset(
@@ -527,7 +535,10 @@ def _runner_targets(tool: str, words: list[str], span: str) -> list[Citation]:
 
 
 def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
-    """What a package manager or Python is asked to run (a package script, a module)."""
+    """What a package manager or Python is asked to run (a package script, a module, the
+    test ``cargo test`` is told to run)."""
+    if tool == "cargo":
+        return _cargo_test_filter(words, span)
     if tool in ("npm", "pnpm", "bun"):
         if len(words) > 2 and words[1] == "run":
             return Citation(COMMAND, words[2], span, "npm")
@@ -537,6 +548,38 @@ def _runner_target(tool: str, words: list[str], span: str) -> Citation | None:
         index = words.index("-m")
         if index + 1 < len(words) and re.fullmatch(r"[A-Za-z_][\w.]*", words[index + 1]):
             return Citation(COMMAND, words[index + 1], span, "python -m")
+    return None
+
+
+# cargo test's options that take a value in the next word (`--features serde`, `-p semver`)
+_CARGO_VALUED = frozenset(
+    [
+        *("-p", "--package", "--test", "--bench", "--bin", "--example", "--exclude", "-F"),
+        *("--features", "--target", "--target-dir", "-j", "--jobs", "--manifest-path"),
+        *("--color", "--message-format", "--profile", "--config", "-Z", "--lockfile-path"),
+    ]
+)
+
+
+def _cargo_test_filter(words: list[str], span: str) -> Citation | None:
+    """The test ``cargo test [options] NAME [-- args]`` runs, when NAME is a whole test
+    name (`test_parse_errors`, `tests::test_parse`): the test renamed or removed, the command
+    runs nothing. A filter that was never a whole name in the code is never found stale."""
+    if len(words) < 3 or words[1] != "test":
+        return None
+    skip = False
+    for word in words[2:]:
+        if skip:
+            skip = False
+        elif word == "--" or word[0] in "<>|&;#":
+            return None
+        elif word.startswith("-"):
+            skip = word in _CARGO_VALUED
+        else:
+            name = word.rsplit("::", 1)[-1]
+            if _SNAKE.match(name) and name not in GENERIC_SYMBOLS:
+                return Citation(SYMBOL, name, span)
+            return None
     return None
 
 
@@ -645,7 +688,7 @@ def classify_span(span: str) -> list[Citation]:
     generic = _generic_type(span)
     if generic:
         return generic
-    if " " in span:
+    if " " in span and not _CALL.match(span):  # `Version::new(1, 2, 3)` is a call
         return _command(span) or _code_in_span(span)
     arity = _ARITY.match(span)
     if arity:
@@ -786,6 +829,9 @@ def find_citations(text: str) -> tuple[Citation, ...]:
         path = normalize_path(match.group(1))
         if path and looks_like_path(path):
             found.setdefault((PATH, path, ""), Citation(PATH, path, match.group(1)))
+    for match in _BARE_PATH_CALL.finditer(outside):
+        for citation in _qualified(match.group(1), match.group(0)):
+            found.setdefault((citation.kind, citation.value, citation.tool), citation)
     for match in _BARE_CALL.finditer(outside):
         name = match.group(1)
         if name not in GENERIC_SYMBOLS:
@@ -820,6 +866,8 @@ def _code_calls(info: str, lines: list[str]) -> list[Citation]:
         for match in _CODE_CALL.finditer(line):
             if match.group(1) not in GENERIC_SYMBOLS:
                 found.append(Citation(SYMBOL, match.group(1), match.group(0)))
+        for match in _CODE_PATH_CALL.finditer(line):
+            found.extend(_qualified(match.group(1), match.group(0)))
     return found
 
 
