@@ -11,8 +11,6 @@ tak. instead livedata use stateflow"), the shape of a correction shows in any la
   ça, utilise Y", "Стоп, не надо ... создай ...");
 * **the wrong thing named tersely**: "wrong branch, ..." / "branch wrong, ..." opening a short
   prompt ("Zła gałąź, miało być na feature/ota.", "Rama equivocada, eso iba en release/2.4.");
-* **"you forgot"**: the gloss's "you forgot", or "forgot" beside a second-person word
-  ("Zapomněl jsi přidat ...", "Bạn quên ...");
 * **a swap of tool**: "use X instead of Y", "use X, not Y", "don't X, use Y" in one sentence
   ("Użyj prove -lr t/ zamiast ...", "别用 any，给 ... 定义一个正确的类型" is not one: no "use").
 
@@ -36,7 +34,7 @@ from conkeeper.services.analysis.corrections.rules import NEW_WORK
 from conkeeper.services.analysis.corrections.structure import _NEW_TASK, Shape
 
 GLOSSED_SHAPES = frozenset(
-    {"glossed-no-redirect", "glossed-wrong-thing", "glossed-swap", "glossed-forgot", "no-value"}
+    {"glossed-no-redirect", "glossed-wrong-thing", "glossed-swap", "no-value"}
 )
 SHORT_WORDS = 16  # a terse "wrong X, ..." is a whole prompt of at most this many words
 _GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
@@ -82,12 +80,6 @@ _NO_VALUE_ANSWERS = frozenset(
         "nice", "sure", "alright", "right", "correct", "exactly", "true", "agreed",
     )
 )  # fmt: skip
-# "you forgot", or "forgot" beside a second-person word of a language the gloss reads
-_FORGOT = LazyPattern(
-    r"\byou forgot\b|\bforgot\s+(?:jsi|si|ste|du|tu)\b|"
-    r"\b(?:bạn|tu|du|ty|você|anh|em|jij|je)\s+forgot\b"
-)
-
 
 def glossed_match(shape: Shape) -> tuple[float, str, str]:
     """The best shape of a correction in another language as (confidence, shape name,
@@ -118,8 +110,6 @@ def _glossed_shape(glossed: str, shape: Shape) -> tuple[float, str, str]:
         return 0.82, "glossed-wrong-thing", span
     if "use" in glossed and _SWAP.search(glossed):
         return 0.82, "glossed-swap", span
-    if "forgot" in glossed and _FORGOT.search(glossed):
-        return 0.82, "glossed-forgot", span
     return 0.0, "", ""
 
 

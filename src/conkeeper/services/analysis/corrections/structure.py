@@ -909,7 +909,6 @@ SHAPES = frozenset(
         "glossed-no-redirect",
         "glossed-wrong-thing",
         "glossed-swap",
-        "glossed-forgot",
         "no-value",
     }
 )
