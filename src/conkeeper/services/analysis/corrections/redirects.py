@@ -6,13 +6,16 @@ read English, and the scorer reads the glossed words of a sentence but not their
 sentence is glossed (:func:`.cues.gloss`: "Nie tak. Zamiast LiveData użyj StateFlow" -> "not
 tak. instead livedata use stateflow"), the shape of a correction shows in any language:
 
-* **a leading negation with what to do instead**: "no"/"not"/"stop" opening the prompt, then an
-  imperative "use", "don't", "instead", "wrong", "should be" ("Nein, nimm X", "Non, pas comme
-  ça, utilise Y", "Стоп, не надо ... создай ...");
+* **a leading negation with what to do instead**: "no"/"not"/"stop" opening the prompt, then a
+  prohibition, "instead", a verdict, "should be" or an undo ("Nein, falsch, nimm X", "Стоп, не
+  надо ...", "Nie tak. Zamiast X użyj Y"); a bare "no, use Y" is left alone: it answers the
+  agent's question as often as it corrects ("Nein, nimm die bestehende Tabelle.");
 * **the wrong thing named tersely**: "wrong branch, ..." / "branch wrong, ..." opening a short
   prompt ("Zła gałąź, miało być na feature/ota.", "Rama equivocada, eso iba en release/2.4.");
 * **a swap of tool**: "use X instead of Y", "use X, not Y", "don't X, use Y" in one sentence
-  ("Użyj prove -lr t/ zamiast ...", "别用 any，给 ... 定义一个正确的类型" is not one: no "use").
+  ("Użyj prove -lr t/ zamiast ...", "Nimm prisma migrate dev, nicht db push");
+* **"nope" and a bare value** in English, a whole prompt ("nope, pnpm", "nah, Pest", "nope,
+  other file"), unless the word is an answer's ("nope, thanks", "no worries").
 
 A new task's constraints use the same words ("Aggiungi l'endpoint /export. Non usare librerie
 esterne"), so a prompt that asks for new work once glossed, states a constraint up front or
@@ -34,7 +37,16 @@ from conkeeper.services.analysis.corrections.rules import NEW_WORK
 from conkeeper.services.analysis.corrections.structure import _NEW_TASK, Shape
 
 GLOSSED_SHAPES = frozenset(
-    {"glossed-no-redirect", "glossed-wrong-thing", "glossed-swap", "no-value"}
+    {
+        "glossed-no-redirect",
+        "glossed-wrong-thing",
+        "glossed-swap",
+        "glossed-undo",
+        "glossed-missing",
+        "glossed-why-you",
+        "no-value",
+        "tool-not-other",
+    }
 )
 SHORT_WORDS = 16  # a terse "wrong X, ..." is a whole prompt of at most this many words
 _GLOSS_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")  # the tokens :mod:`.features` reads
@@ -62,6 +74,35 @@ _SWAP = LazyPattern(
     r"(?:^|[.;!]\s+)(?:please\s+)?use\s+[^.;!?]{1,60}?(?:\binstead\b|,\s*not\s|\bdon't\b)|"
     r"\bdon't\s+use\b[^.;!?]{1,60}?[,;]\s*use\b"
 )
+# the first sentence sets a tool, command or value against another, the prompt going on with a
+# reason or a place ("dbt build, not dbt run. I want the tests to run too.", "cabal, not stack,
+# for this project."): the terse "X, not Y" of :mod:`.structure` with the reason it lacked. Its
+# first words are a name, not a determiner, a pronoun ("the tests, not ...") or the ANSWER that
+# :mod:`.benign` writes for an answering "No," ("No, not yet.")
+_TOOL_NOT = LazyPattern(
+    r"^\s*(?:(?:please\s+)?(?:use|run)\s+(?:[^,.;:!?]{0,30}?\swith\s+)?)?"
+    r"(?!(?:the|a|an|this|that|it|its|i|we|you|my|our|your|no|not|that.s|it.s|there|here|just|"
+    r"only|still|hm+|ok|okay|answer|quoted)\b)[\w.@/+:-]+(?:\s+[\w.@/+:-]+){0,3}\s*,\s*not\s+"
+    r"[\w.@/+:*-]+(?:\s+[\w.@/+:*-]+){0,3}\s*(?:[,.;!]|$)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = LazyPattern(r"(?<=[.!?\u3002\uff01])\s*")
+# an undo asked outright: the verb opening a clause ("revert tuo muutos", "undo pēdējo commit")
+# or closing it in a verb-final language ("...元に revert 。", "bunu undo lütfen"); not "an undo
+# button" (a new task's words, left out with the task) nor "how do I undo it?"
+_UNDO = LazyPattern(
+    r"(?:^|[,;:]\s*)(?:(?:please|tolong|bitte|palun|lütfen)\s+)?(?:undo|revert|restore)\b|"
+    r"\b(?:undo|revert|restore)\s*(?:please|lütfen|掉|了|して|て|주세요|줘|mo\b|[,.\u3002!]|$)"
+)
+# an omission named: "missing X" opening a clause ("Manca il guard ...", "Faltou tratar ...")
+# or "X missing" closing it ("...가 빠졌어요", "...が入ってないよ", "... ontbreekt nog")
+_MISSING = LazyPattern(
+    r"(?:^|[,;:]\s*)missing\s+\S|\S\s+missing\s*(?:어요|요|よ|nog|yet|[,.\u3002!]|$)"
+)
+# "why did you ...?" once glossed: "why" with "you" or a second person's "has" ("Per què has
+# tocat el Makefile?", "Tumne ... kyun badal diya?")
+_WHY_YOU = LazyPattern(r"\b(?:you|has)\b")
+_CURIOUS = LazyPattern(r"\b(?:curious|wondering|out of interest|think|explain|mean)\b")
 # a whole prompt of "nope" and the value the agent should have used ("nope, pnpm", "nah, Pest",
 # "nope. sdc.", "nope, other file"): one bare word or "other X"; an answer's word is left out
 _NO_VALUE = LazyPattern(
@@ -81,6 +122,7 @@ _NO_VALUE_ANSWERS = frozenset(
     )
 )  # fmt: skip
 
+
 def glossed_match(shape: Shape) -> tuple[float, str, str]:
     """The best shape of a correction in another language as (confidence, shape name,
     sentence); ``(0.0, "", "")`` for an English prompt or a new task's spec."""
@@ -91,7 +133,7 @@ def glossed_match(shape: Shape) -> tuple[float, str, str]:
 
     glossed = gloss(shape.lower, _GLOSS_WORD.compiled.findall(shape.lower))
     if glossed is shape.lower:  # English, or no word the gloss reads
-        return (0.82, "no-value", shape.parts[0][:300]) if _no_value(shape) else none
+        return _english_shape(shape)
     found = _glossed_shape(glossed, shape)
     if found[0] and (shape.new_task or _asks_new_work(shape)):
         return none
@@ -110,6 +152,39 @@ def _glossed_shape(glossed: str, shape: Shape) -> tuple[float, str, str]:
         return 0.82, "glossed-wrong-thing", span
     if "use" in glossed and _SWAP.search(glossed):
         return 0.82, "glossed-swap", span
+    return _sentence_shape(glossed, shape)
+
+
+def _sentence_shape(glossed: str, shape: Shape) -> tuple[float, str, str]:
+    """The shapes read sentence by sentence: an undo asked outright, an omission named, a
+    question why the agent did something."""
+    for sentence in _SENTENCE_END.compiled.split(glossed):
+        if sentence.rstrip().endswith("?"):
+            if "why" in sentence and _WHY_YOU.search(sentence) and not _CURIOUS.search(glossed):
+                return 0.84, "glossed-why-you", sentence.strip()[:300]
+            continue
+        if " if " in f" {sentence} ":
+            continue  # "if we had to undo it later, ..."
+        if shape.words <= SHORT_WORDS * 2 and _UNDO.search(sentence):
+            return 0.84, "glossed-undo", sentence.strip()[:300]
+        if shape.words <= SHORT_WORDS and "missing" in sentence and _MISSING.search(sentence):
+            return 0.82, "glossed-missing", sentence.strip()[:300]
+    return 0.0, "", ""
+
+
+def _english_shape(shape: Shape) -> tuple[float, str, str]:
+    """The English shapes: "nope" and a bare value; a tool set against another with a reason
+    after it ("npx expo install, not npm install, so it picks the SDK-compatible version")."""
+    span = shape.parts[0][:300]
+    if _no_value(shape):
+        return 0.82, "no-value", span
+    if (
+        shape.words <= SHORT_WORDS * 3 // 2
+        and "not" in span.lower()
+        and _TOOL_NOT.match(span)
+        and not shape.new_task
+    ):
+        return 0.82, "tool-not-other", span
     return 0.0, "", ""
 
 

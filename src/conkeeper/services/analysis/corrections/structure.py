@@ -909,7 +909,11 @@ SHAPES = frozenset(
         "glossed-no-redirect",
         "glossed-wrong-thing",
         "glossed-swap",
+        "glossed-undo",
+        "glossed-missing",
+        "glossed-why-you",
         "no-value",
+        "tool-not-other",
     }
 )
 

@@ -1,0 +1,61 @@
+"""Round 26: the shapes of a redirect the English structure missed (:mod:`...corrections.
+redirects`), each probed through the real UserPromptSubmit hook (a subprocess): a leading
+negation answering the agent's act with what to do instead, the wrong thing named tersely and a
+swap of tool, in other languages once glossed, and a terse "nope, X". Each probe was missed at
+``low`` before the round; its look-alike (an answer, a new task's spec) stays unqueued."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.test_corrections_tail import _prompt
+
+from conkeeper.domain.corrections_queue import parse_queue
+from conkeeper.services.analysis.corrections import detect
+
+PROBES = (
+    # a leading negation + a verdict or what to do instead (German, Russian, Polish, Turkish)
+    ("Nein, falsch, nimm die v2-Schnittstelle.", "glossed-no-redirect"),
+    ("Нет, это неправильно, используй pnpm.", "glossed-no-redirect"),
+    ("Nie, to źle, użyj v2.", "glossed-no-redirect"),
+    ("Hayır, yanlış, v2 kullan.", "glossed-no-redirect"),
+    # the wrong thing named tersely (Finnish, Czech, Italian)
+    ("Väärä haara, tämä kuuluu developiin.", "glossed-wrong-thing"),
+    ("Špatný soubor, změna patří do main.rs.", "glossed-wrong-thing"),
+    ("Cartella sbagliata, va in src/lib.", "glossed-wrong-thing"),
+    # a swap of tool (French)
+    ("Utilise poetry au lieu de pip pour les dépendances.", "glossed-swap"),
+    # "nope" and the value the agent should have used
+    ("nope, yarn", "no-value"),
+    ("nah, staging.", "no-value"),
+    ("no, Vitest", "no-value"),
+)
+
+LOOK_ALIKES = (
+    "Nein, danke.",
+    "Nope, thanks",
+    "no worries",
+    "Nein, nimm die bestehende Tabelle.",  # an answer: "no, use the existing table"
+    "Aggiungi l'endpoint /export. Non usare librerie esterne.",  # a new task's constraint
+    "Crea un nuevo script. Usa pnpm en vez de npm.",
+)
+
+
+@pytest.mark.parametrize(("text", "shape"), PROBES)
+def test_the_hook_queues_a_redirect_in_its_shape(project: Path, text: str, shape: str) -> None:
+    assert _prompt(project, text).returncode == 0
+    queue = project / ".claude" / "memory" / "corrections-queue.md"
+    (item,) = parse_queue(queue.read_text(encoding="utf-8"))
+    assert item.label == "correction"
+    for level in ("low", "medium"):
+        found = detect(text, level)
+        assert (found.label, found.pattern) == ("correction", shape)
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_the_hook_leaves_an_answer_or_a_task_unqueued(project: Path, text: str) -> None:
+    assert _prompt(project, text).returncode == 0
+    assert not (project / ".claude" / "memory" / "corrections-queue.md").exists()
+    for level in ("low", "medium"):
+        assert detect(text, level).label is None
