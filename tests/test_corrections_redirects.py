@@ -1,8 +1,9 @@
 """Round 26: the shapes of a redirect the English structure missed (:mod:`...corrections.
 redirects`), each probed through the real UserPromptSubmit hook (a subprocess): a leading
 negation answering the agent's act with what to do instead, the wrong thing named tersely and a
-swap of tool, in other languages once glossed, and a terse "nope, X". Each probe was missed at
-``low`` before the round; its look-alike (an answer, a new task's spec) stays unqueued."""
+swap of tool and an undo asked outright, in other languages once glossed; a terse "nope, X" and
+"X, not Y" with its reason in English. Each probe was missed at ``low`` before the round; its
+look-alike (an answer, a question, a new task's spec) stays unqueued."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ PROBES = (
     ("Cartella sbagliata, va in src/lib.", "glossed-wrong-thing"),
     # a swap of tool (French)
     ("Utilise poetry au lieu de pip pour les dépendances.", "glossed-swap"),
+    # an undo asked outright (Finnish, Italian)
+    ("Peru se muutos, kiitos.", "glossed-undo"),
+    ("Annulla l'ultima modifica, grazie.", "glossed-undo"),
+    # "X, not Y" with its reason
+    ("ruff format, not black, since we switched last week.", "tool-not-other"),
     # "nope" and the value the agent should have used
     ("nope, yarn", "no-value"),
     ("nah, staging.", "no-value"),
@@ -39,6 +45,9 @@ LOOK_ALIKES = (
     "Nein, nimm die bestehende Tabelle.",  # an answer: "no, use the existing table"
     "Aggiungi l'endpoint /export. Non usare librerie esterne.",  # a new task's constraint
     "Crea un nuevo script. Usa pnpm en vez de npm.",
+    "Wie mache ich das rückgängig?",  # the user's question
+    "Füge einen Rückgängig-Button hinzu.",  # an undo button: new work
+    "No, not yet. I'll tell you when the emulator is ready.",
 )
 
 

@@ -910,8 +910,6 @@ SHAPES = frozenset(
         "glossed-wrong-thing",
         "glossed-swap",
         "glossed-undo",
-        "glossed-missing",
-        "glossed-why-you",
         "no-value",
         "tool-not-other",
     }
