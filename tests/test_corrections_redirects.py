@@ -7,6 +7,9 @@ look-alike (an answer, a question, a new task's spec) stays unqueued."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,6 +41,8 @@ PROBES = (
     ("no, Vitest", "no-value"),
 )
 
+SRC = Path(__file__).resolve().parents[1] / "src"
+
 LOOK_ALIKES = (
     "Nein, danke.",
     "Nope, thanks",
@@ -68,3 +73,24 @@ def test_the_hook_leaves_an_answer_or_a_task_unqueued(project: Path, text: str) 
     assert not (project / ".claude" / "memory" / "corrections-queue.md").exists()
     for level in ("low", "medium"):
         assert detect(text, level).label is None
+
+
+def test_an_english_request_is_read_without_loading_the_gloss_tables() -> None:
+    """The hook's cost: an English request the structure vetoes never loads :mod:`.cues`."""
+    code = (
+        "import sys\n"
+        "from conkeeper.services.analysis.corrections import detect\n"
+        "assert detect('add pagination to the orders page', 'low').label is None\n"
+        "print('conkeeper.services.analysis.corrections.cues' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_the_english_words_are_the_glosss_own() -> None:
+    from conkeeper.services.analysis.corrections import cues, redirects
+
+    assert redirects.ENGLISH_WORDS == cues._ENGLISH
