@@ -992,9 +992,17 @@ are optimistic; the differences are the round's)::
       B     low     .0023 (.013) -> .0029 (.014)   .965 (.851) -> .969 (.877)
       B     medium  .0036 (.027) -> .0041 (.032)   .981 (.897) -> .982 (.913)
 
-Every pinned verdict holds. A shape is asked only when no rule and no English shape flagged the
-prompt (the scorer loads the same gloss for it). HOOK_COST. Targets on a new writer: not claimed;
-blind 32 measures it.
+Fresh check ``train_extra14`` (in neither half, its texts still unread; main -> round 26): low
+FP 4 -> 5 of 293 (.014 -> .017), recall .720 -> .745 (203 -> 210 of 282); medium 6 -> 7
+(.020 -> .024), .787 -> .791; the new null flag is a ``no-value`` prompt (its shapes flagged 14
+corrections there, some of them already caught by the scorer). Every pinned verdict holds. A
+shape is asked only when no rule and no English shape flagged the prompt; an ASCII prompt with
+two common English words skips the gloss (same verdicts on all 43 authors). Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-28 05:38-05:45 UTC,
+shared cores, CPU medians): UserPromptSubmit 55.85 -> 55.72 ms (-0.13, target +2 ms); before the
+English skip it measured +1.39 and +1.33 (the gloss tables loaded for a request the structure
+vetoes); PostToolUse Bash -0.30, Edit +0.24. Targets on a new writer: not claimed; blind 32
+measures it.
 
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
