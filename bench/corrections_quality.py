@@ -955,6 +955,55 @@ Hook cost (``bench/poisoning_hook_ab.py --runs 100 --baseline-ref ca50aae6``, th
 ms (-0.53, target +2 ms); PostToolUse Bash +0.58, Edit +0.96 (paths running none of this code:
 noise). No table grew.
 
+Issue 20 round 26 (``ck/cdet26``): no new data, no retrain; structural shapes the scorer cannot
+veto (``corrections/redirects.py``), aimed at the misses of new writers (other languages, tool
+corrections, terse ones). Protocol: the 45 authors of the trainer were split by author BEFORE any
+prompt was read (``random.Random(26).shuffle(sorted(AUTHORS))``, the first 23 half A); only half
+A's misses and null prompts were read to write the shapes (a shape across languages, never a
+sentence), then each was measured once on half B at low and medium; a shape ships when half B
+gains a correction and at most one null prompt per 1,000 is newly flagged. ``blind23`` and
+``blind24`` were neither read nor run (the helper's rules keep files named ``blind23*`` and
+``blind24*`` closed): half A is 22 authors (4,604 null, 4,075 corrections/friction), half B 21
+(4,296 and 3,478). Two passes; per shape, half B, low (medium), corrections gained / null
+prompts newly flagged::
+
+      shape                 reads (glossed, any language; English last two)       half B
+      glossed-no-redirect   "Nein, falsch, nimm ...", "Нет, ... используй ..."     1 / 0  (1 / 0)
+      glossed-wrong-thing   "Cartella sbagliata, va in src/lib."                   1 / 1  (0 / 0)
+      glossed-swap          "Użyj ruff zamiast flake8", "Nimm uv, nicht pip"       1 / 1  (0 / 1)
+      glossed-undo          "Peru tuo muutos", "...元に戻して。", "geri al"          8 / 2  (2 / 2)
+      no-value              "nope, pnpm", "nah, Pest", "nope, other file"          1 / 0  (1 / 0)
+      tool-not-other        "dbt build, not dbt run. I want the tests ..."         4 / 0  (0 / 0)
+      dropped: glossed "you forgot", a glossed omission ("...가 빠졌어요"), a glossed "why
+      did you ...?" (0 gained on half B each)
+
+Half B's new null flags: a Chinese bug report ("排行榜在周一重置时出错了，帮忙查一下": no space
+in Chinese, so "X wrong" read the whole run as one word), a new script's constraint ("新的脚本不要
+用 base R，用 tidyverse": 新的 "new" is not glossed as new work) and two conditionals whose "se"
+("if" in Italian and Portuguese) the gloss does not read ("Se la build fallisce, annulla le
+modifiche e avvisami."); each within the bar, none fixed (that would tune on half B). Half A
+(tuning): low +33 corrections, medium +13, no null flagged. FP / recall, mean (worst) per
+author, before -> after (round 22's weights were trained on 40 of these authors, so the levels
+are optimistic; the differences are the round's)::
+
+      half  level   FP before -> after          recall before -> after
+      A     low     .0032 (.020) -> .0032 (.020)   .944 (.755) -> .951 (.800)
+      A     medium  .0054 (.031) -> .0054 (.031)   .964 (.824) -> .966 (.848)
+      B     low     .0023 (.013) -> .0029 (.014)   .965 (.851) -> .969 (.877)
+      B     medium  .0036 (.027) -> .0041 (.032)   .981 (.897) -> .982 (.913)
+
+Fresh check ``train_extra14`` (in neither half, its texts still unread; main -> round 26): low
+FP 4 -> 5 of 293 (.014 -> .017), recall .720 -> .745 (203 -> 210 of 282); medium 6 -> 7
+(.020 -> .024), .787 -> .791; the new null flag is a ``no-value`` prompt (its shapes flagged 14
+corrections there, some of them already caught by the scorer). Every pinned verdict holds. A
+shape is asked only when no rule and no English shape flagged the prompt; an ASCII prompt with
+two common English words skips the gloss (same verdicts on all 43 authors). Hook cost
+(``bench/poisoning_hook_ab.py --runs 100 --baseline-ref main``, 2026-11-28 05:38-05:45 UTC,
+shared cores, CPU medians): UserPromptSubmit 55.85 -> 55.72 ms (-0.13, target +2 ms); before the
+English skip it measured +1.39 and +1.33 (the gloss tables loaded for a request the structure
+vetoes); PostToolUse Bash -0.30, Edit +0.24. Targets on a new writer: not claimed; blind 32
+measures it.
+
 Hook cost of round 3 (A/B against e65df3a, interleaved runs on 2 shared, heavily loaded cores,
 CPU medians, final code): the first ``detect()`` in a fresh ``python -S`` process (import +
 call, n=60) moved by -5.3 ms (a request), -2.8 (praise plus a request), -0.9 (a correction a

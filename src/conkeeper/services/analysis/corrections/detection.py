@@ -25,6 +25,7 @@ from pathlib import Path
 from conkeeper.domain.lazy_re import LazyPattern
 from conkeeper.domain.records import FrozenRecord
 from conkeeper.services.analysis.corrections.benign import neutralize, strip_pasted
+from conkeeper.services.analysis.corrections.redirects import redirect_match
 from conkeeper.services.analysis.corrections.rules import (
     _LEAD,
     _NO,
@@ -438,6 +439,8 @@ def detect(text: str, sensitivity: str = "low", model: bool = True) -> Detection
     shape = Shape(prose, found)
     best, bonus = _rule_match(found, shape)
     structural, shape_name, span = structural_match(_join_bare_no(found), shape)
+    if not structural and best.confidence < THRESHOLDS[level]:  # the scorer glosses it anyway
+        structural, shape_name, span = redirect_match(shape)
     if structural > best.confidence:
         label = FRICTION if shape_name in FRICTION_SHAPES else CORRECTION
         best, bonus = Detection(label, structural, shape_name, span), 0.0

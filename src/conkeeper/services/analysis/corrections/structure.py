@@ -905,6 +905,13 @@ SHAPES = frozenset(
         "should-have",
         "swap-approach",
         "like-the-rest",
+        # round 26: a correction's shape in another language, read once glossed (:mod:`.redirects`)
+        "glossed-no-redirect",
+        "glossed-wrong-thing",
+        "glossed-swap",
+        "glossed-undo",
+        "no-value",
+        "tool-not-other",
     }
 )
 
