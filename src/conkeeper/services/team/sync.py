@@ -88,7 +88,11 @@ def shared_projects(
         config = load_config(root).config
         if not config.team_sync:
             continue
-        key = identity.project_key(root, config.team_project_id)
+        try:
+            key = identity.project_key(root, config.team_project_id)
+        except identity.KeyRefused as exc:
+            notes.append(f"{project.root}: {exc}")
+            continue
         if key is None:
             notes.append(
                 f"{project.root}: no git origin to name it on the team server; set one with "
