@@ -103,14 +103,14 @@ def test_a_team_project_id_holding_a_secret_never_leaves_the_machine(
     allowed in an id), and the key travels in every push and in a search's URL: the sync sent
     it, the server refused the push ("'project' holds a private marker or a secret"), having
     read it, and ``search --team`` sent it in the URL and printed it. The key is now checked by
-    the privacy gate before anything is sent: the sync names the project in one line and
-    shares nothing of it, the search and status do not ask the server with it."""
+    the privacy gate before anything is sent: the sync names the project and the setting in
+    one line, its rows wait (exit 1), and the search and status do not ask the server with it."""
     ann, _bob = _pair(tmp_path, team_server)
     assert ann.cli("config", "set", "team_project_id", SECRET).returncode == 0
     ann.seed(["Flaky payment test needs a frozen clock"])
     done = ann.cli("team", "sync", "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"pushed": 0, "pending": 0}
+    assert done.returncode == 1  # the project's rows wait, as for a key the server refuses
+    assert json.loads(done.stdout) == {"pushed": 0, "pending": 1}
     assert "team_project_id" in done.stderr and "holds a secret" in done.stderr
     assert "'project' holds a private marker" not in done.stderr  # the server never saw it
     found = ann.cli("search", "payment", "--team", "--json")

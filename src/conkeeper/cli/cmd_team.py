@@ -166,11 +166,13 @@ def _status(args: argparse.Namespace) -> int:
     with opened_store() as conn:
         shared, notes = sync.shared_projects(conn, here)
         pending = sync.pending(conn, creds, here)
+    notes.extend(s.refused for s in shared if s.refused)
+    shared = [s for s in shared if not s.refused]
     try:
         key = current_key(Path.cwd())
     except KeyRefused as exc:
         key = None
-        if not any(str(exc) in note for note in notes):  # sync's note names it already
+        if not any(str(exc) in note for note in notes):  # named with its folder already
             notes.append(str(exc))
     url = clean_message(creds.url)
     status: dict[str, object] = {
