@@ -124,3 +124,58 @@ def test_a_team_project_id_holding_a_secret_never_leaves_the_machine(
         assert SECRET not in out.stdout + out.stderr
     assert SECRET not in pg_dump(team_server.database)
 
+
+def _seed_same(machine: Machine, title: str) -> None:
+    """One observation whose content is the same on every machine (the extractor read the same
+    commit in two clones: one uid on the server)."""
+    from conkeeper.domain.observations import Observation, normalize_observation
+    from conkeeper.domain.paths import locate_project
+    from conkeeper.storage.observations import insert_observation
+    from conkeeper.storage.sessions import ensure_session
+    from conkeeper.storage.store import ensure_project, now_ms, open_store
+
+    conn = open_store(machine.home / "conkeeper.db")
+    project = ensure_project(conn, locate_project(machine.root))
+    session = ensure_session(conn, project, f"{machine.name}-session")
+    found = Observation(
+        type="bugfix", title=title, narrative=f"{title}: see tests/test_ledger.py.",
+        facts=["the clock is frozen"], concepts=["testing"], files=["src/ledger.py"],
+    )  # fmt: skip
+    obs = normalize_observation(found)
+    assert obs is not None
+    with conn:
+        insert_observation(conn, session, project, obs, "local", now_ms())
+    conn.close()
+
+
+def test_a_forget_on_one_machine_keeps_a_teammates_copy_of_the_same_observation(
+    tmp_path: Path, team_server: TeamServer
+) -> None:
+    """ann and bob each recorded the same observation (one uid: it is ann's record, pushed
+    first, and bob's push of it is accepted as that record). ann forgot it on her machine: the
+    server removed the record, and bob's copy left the team with it, though bob deleted
+    nothing and his sync, whose mark had passed it, never sends it again. Now the record passes
+    to bob; bob forgetting it too takes it off the server."""
+    from tests.test_team_forget import forget, local_id
+    from tests.test_team_sync import team_hits
+
+    ann, bob = _pair(tmp_path, team_server)
+    carol = Machine(tmp_path, "carol")
+    carol.join(team_server, issue_token(team_server.database, "carol", "core"))
+    title = "Leap-day ledger test fixed with a frozen clock"
+    _seed_same(ann, title)
+    _seed_same(bob, title)
+    assert ann.sync() == {"pushed": 1, "pending": 0}
+    assert bob.sync() == {"pushed": 1, "pending": 0}
+    assert [h["author"] for h in team_hits(carol.search("leap", "ledger"))] == ["ann"]
+
+    forget(ann, "observation", str(local_id(ann, title)))
+    assert ann.sync() == {"pushed": 1, "pending": 0}
+    assert bob.sync() == {"pushed": 0, "pending": 0}
+    assert [h["author"] for h in team_hits(carol.search("leap", "ledger"))] == ["bob"]
+    assert ann.sync() == {"pushed": 0, "pending": 0}  # ann's tombstone keeps her copy out
+
+    forget(bob, "observation", str(local_id(bob, title)))
+    assert bob.sync() == {"pushed": 1, "pending": 0}
+    assert team_hits(carol.search("leap", "ledger")) == []
+    assert "Leap-day" not in pg_dump(team_server.database)
