@@ -678,8 +678,9 @@ def test_an_admin_revokes_every_token_of_a_user_without_knowing_them(
 def test_a_project_the_server_refuses_never_holds_back_the_others(
     tmp_path: Path, team_server: TeamServer
 ) -> None:
-    """One project's explicit id the server refuses (here it holds a secret, so the push is
-    refused whole) ended the sync for every project of that data home: the other project's
+    """One project's explicit id that may not be used (here it holds a secret: refused before
+    it leaves the machine, as the server would refuse it) ended the sync for every project of
+    that data home: the other project's
     rows waited forever. Now the refused project is named in one cleaned line (exit 1, the
     secret not shown) and the others are delivered."""
     good = Machine(tmp_path, "ann")

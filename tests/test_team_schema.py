@@ -25,9 +25,12 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
 
     first = run_cli("server", "init", "--database", database_url, "--json")
     assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout) == {"schema_version": 9, "applied": [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+    assert json.loads(first.stdout) == {
+        "schema_version": 10,
+        "applied": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    }
     again = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(again.stdout) == {"schema_version": 9, "applied": []}
+    assert json.loads(again.stdout) == {"schema_version": 10, "applied": []}
     with psycopg.connect(database_url) as conn:
         versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
         indexes = dict(
@@ -40,7 +43,7 @@ def test_init_creates_the_schema_and_twice_is_fine(database_url: str) -> None:
         tombstones = [r[0] for r in conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = "
             "'team_tombstones' ORDER BY ordinal_position")]  # fmt: skip
-    assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert tombstones == ["team_id", "uid", "author_id", "deleted_at", "received_at"]  # v9
     assert functions == ["team_search"]  # version 5: the search as one function (6, 8 replaced it)
     assert "team_records_search" not in indexes  # version 3 replaced it
@@ -69,7 +72,7 @@ def test_migrates_from_the_previous_versions_keeping_tokens_and_records(
         assert team_pg.migrate(conn, target=4) == [4]
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [5, 6, 7, 8, 9]}
+    assert json.loads(done.stdout) == {"schema_version": 10, "applied": [5, 6, 7, 8, 9, 10]}
     with team_pg.connect(database_url) as conn:
         grant = team_pg.token_grant(conn, token_hash("ckt_old-token"))
         assert grant is not None and grant.user_name == "ann" and grant.team_name == "core"
@@ -102,7 +105,7 @@ def test_version_6_replaces_the_search_function_of_a_version_5_database(
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [6, 7, 8, 9]}
+    assert json.loads(done.stdout) == {"schema_version": 10, "applied": [6, 7, 8, 9, 10]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = hub.search_by_token(conn, "ckt_five", "example.com/a/shop", "payment", 5)
@@ -138,7 +141,7 @@ def test_version_7_moves_the_search_index_to_project_and_words_keeping_the_recor
             )
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [7, 8, 9]}
+    assert json.loads(done.stdout) == {"schema_version": 10, "applied": [7, 8, 9, 10]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         indexes = [
@@ -180,7 +183,7 @@ def test_version_8_replaces_the_search_function_of_a_version_7_database(
         conn.execute(_REFUSING_SEARCH)
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [8, 9]}
+    assert json.loads(done.stdout) == {"schema_version": 10, "applied": [8, 9, 10]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         page = hub.search_by_token(conn, "ckt_seven", "example.com/a/shop", "payment retry", 5)
@@ -219,7 +222,7 @@ def test_version_9_adds_tombstones_to_a_version_8_database_keeping_its_records(
         )
         conn.commit()
     done = run_cli("server", "init", "--database", database_url, "--json")
-    assert json.loads(done.stdout) == {"schema_version": 9, "applied": [9]}
+    assert json.loads(done.stdout) == {"schema_version": 10, "applied": [9, 10]}
     with team_pg.connect(database_url) as conn:
         conn.autocommit = True
         found = [h.uid for h in rank.search(conn, ann.read_team_ids, shop, "payment", 5)]

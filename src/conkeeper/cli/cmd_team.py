@@ -153,6 +153,7 @@ def _sync(args: argparse.Namespace) -> int:
 def _status(args: argparse.Namespace) -> int:
     from conkeeper.domain.messages import clean_message
     from conkeeper.services.team import client, credentials, sync
+    from conkeeper.services.team.identity import KeyRefused
     from conkeeper.services.team.search import current_key
     from conkeeper.services.workspace import current_project
 
@@ -165,7 +166,14 @@ def _status(args: argparse.Namespace) -> int:
     with opened_store() as conn:
         shared, notes = sync.shared_projects(conn, here)
         pending = sync.pending(conn, creds, here)
-    key = current_key(Path.cwd())
+    notes.extend(s.refused for s in shared if s.refused)
+    shared = [s for s in shared if not s.refused]
+    try:
+        key = current_key(Path.cwd())
+    except KeyRefused as exc:
+        key = None
+        if not any(str(exc) in note for note in notes):  # named with its folder already
+            notes.append(str(exc))
     url = clean_message(creds.url)
     status: dict[str, object] = {
         "url": url,

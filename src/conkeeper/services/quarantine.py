@@ -202,9 +202,11 @@ def _content_words(text: str) -> set[str]:
     return words
 
 
+# ``search --team`` (an agent's shell runs it too) holds the same hit: the text stays with its
+# author, so the mark names no command that would show it
 TEAM_HELD_MARK = (
     "[held: a teammate's record that reads like an instruction; its author and type are shown, "
-    "its text only to people (conkeeper search --team)]"
+    "its text is not: ask its author]"
 )
 TEAM_HELD_NAME = "[held: a name that reads like an instruction]"
 TEAM_NOTICE = (

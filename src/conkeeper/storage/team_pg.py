@@ -177,6 +177,22 @@ CREATE TABLE team_tombstones (
 );
 """
 
+# The same observation pushed by a second author (the extractor read the same commit in two
+# clones: one uid, by content) is the first author's record; the second author's claim on it is
+# kept here, so when the first author deletes it the record passes to the next holder instead of
+# leaving the team (it was the second author's work too, and their sync, whose mark passed it,
+# never sends it again). Rows go with their record (cascade) or with their author's deletion.
+SCHEMA_V10 = """
+CREATE TABLE team_record_copies (
+    team_id    bigint NOT NULL,
+    uid        text NOT NULL,
+    author_id  bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    copied_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (team_id, uid, author_id),
+    FOREIGN KEY (team_id, uid) REFERENCES team_records(team_id, uid) ON DELETE CASCADE
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "teams, users, memberships, hashed tokens", SCHEMA_V1),
     (2, "team projects and records with weighted full-text search", SCHEMA_V2),
@@ -187,6 +203,11 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (7, "search index over project and words (the project implies its team)", SCHEMA_V7),
     (8, "the team search's windows and ranking with fewer reads and sorts", SCHEMA_V8),
     (9, "tombstones: records their authors deleted stay deleted", SCHEMA_V9),
+    (
+        10,
+        "a second author's copy of a record: it keeps the record when the first deletes",
+        SCHEMA_V10,
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -260,6 +281,17 @@ DELETE FROM team_push_stage s USING team_tombstones t
 WHERE t.team_id = %(team_id)s AND t.author_id = %(author_id)s AND t.uid = s.uid
 AND s.created_at <= t.deleted_at
 """
+# A staged record another author's record of this project holds with the same content (the
+# foreign check refuses the rest) is this author's copy of it (schema 10).
+_COPIED = f"""
+INSERT INTO team_record_copies (team_id, uid, author_id)
+SELECT %(team_id)s, s.uid, %(author_id)s FROM {_LATEST}
+JOIN team_records r ON r.team_id = %(team_id)s AND r.uid = s.uid
+WHERE r.author_id <> %(author_id)s AND r.project_id = %(project_id)s AND r.kind = s.kind
+AND (r.type, r.title, r.subtitle, r.facts, r.narrative, r.concepts, r.files)
+    IS NOT DISTINCT FROM (s.type, s.title, s.subtitle, s.facts, s.narrative, s.concepts, s.files)
+ON CONFLICT (team_id, uid, author_id) DO NOTHING
+"""
 _GROWN = "UPDATE team_projects SET records = records + %s WHERE team_id = %s AND id = %s"
 # A deletion removes its author's own record of the project, when it is not newer than the
 # deletion, and leaves a tombstone (a later deletion of the uid moves it forward).
@@ -269,6 +301,30 @@ SELECT %(team_id)s, d.uid, %(author_id)s, d.deleted_at
 FROM unnest(%(uids)s::text[], %(times)s::bigint[]) AS d(uid, deleted_at)
 ON CONFLICT (team_id, uid, author_id) DO UPDATE
 SET deleted_at = greatest(team_tombstones.deleted_at, excluded.deleted_at), received_at = now()
+"""
+# A deletion drops its author's copies of teammates' records, and passes each record of its
+# author it would remove to the record's earliest other holder (``team_record_copies``), whose
+# copy it becomes; ``_DELETE`` then removes what no one else holds.
+_DROP_COPIES = """
+DELETE FROM team_record_copies c USING unnest(%(uids)s::text[]) AS d(uid)
+WHERE c.team_id = %(team_id)s AND c.uid = d.uid AND c.author_id = %(author_id)s
+"""
+_HAND_OVER = """
+WITH heirs AS (
+    SELECT DISTINCT ON (c.uid) c.uid, c.author_id
+    FROM team_records r
+    JOIN unnest(%(uids)s::text[], %(times)s::bigint[]) AS d(uid, deleted_at) ON r.uid = d.uid
+    JOIN team_record_copies c ON c.team_id = r.team_id AND c.uid = r.uid
+    WHERE r.team_id = %(team_id)s AND r.author_id = %(author_id)s
+    AND r.project_id = %(project_id)s AND r.created_at <= d.deleted_at
+    ORDER BY c.uid, c.copied_at, c.author_id
+), moved AS (
+    UPDATE team_records r SET author_id = h.author_id FROM heirs h
+    WHERE r.team_id = %(team_id)s AND r.uid = h.uid
+    RETURNING r.uid, r.author_id
+)
+DELETE FROM team_record_copies c USING moved m
+WHERE c.team_id = %(team_id)s AND c.uid = m.uid AND c.author_id = m.author_id
 """
 _DELETE = """
 DELETE FROM team_records r USING unnest(%(uids)s::text[], %(times)s::bigint[]) AS d(uid, deleted_at)
@@ -882,6 +938,7 @@ def upsert_records(
                 cur.execute(_FOREIGN, ids)
                 foreign = tuple(sorted(str(row[0]) for row in cur.fetchall()))
                 cur.execute(_UPDATE_CHANGED, ids)
+                cur.execute(_COPIED, ids)
     return Stored(len(records) - len(foreign), foreign)
 
 
@@ -893,8 +950,9 @@ def delete_records(
 ) -> int:
     """Apply deletions ``(uid, deleted_at)`` of the grant's author in one transaction: each
     removes the author's own record of the project (never a teammate's, never one newer than
-    the deletion) and leaves a tombstone, so applying one twice changes nothing. Returns the
-    records removed."""
+    the deletion) and leaves a tombstone, so applying one twice changes nothing. A record a
+    teammate pushed too (the same observation from their clone) is not removed but passes to
+    them; the author's copies of teammates' records are dropped. Returns the records removed."""
     latest: dict[str, int] = {}
     for uid, at in deletions:
         latest[uid] = max(at, latest.get(uid, at))
@@ -914,6 +972,8 @@ def delete_records(
         ).fetchone()
         if found is None:
             return 0
+        conn.execute(_DROP_COPIES, params)
+        conn.execute(_HAND_OVER, {**params, "project_id": found[0]})
         removed = max(conn.execute(_DELETE, {**params, "project_id": found[0]}).rowcount, 0)
         if removed:
             conn.execute(_GROWN, (-removed, grant.team_id, found[0]))

@@ -13,6 +13,10 @@ host alias (``git@github-work:acme/app.git`` with ``Host github-work`` / ``HostN
 in the ssh config) is resolved by ssh itself (``ssh -G``, which reads the config, ``Include``
 and ``Match`` included, and connects to nothing), with the ssh command git uses for the
 repository (``GIT_SSH_COMMAND`` or ``core.sshCommand``, when it is ssh).
+
+A key travels in every push and search (a search's URL, which a proxy may log), so one holding
+a secret or a private marker (a token pasted as ``team_project_id``) is refused here, before
+anything leaves the machine (:class:`KeyRefused`), as every text a sync sends is gated.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import re
 import shlex
 import subprocess
 from pathlib import Path
+
+from conkeeper.services.team.gate import text_problem
 
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[^@/]+)@)?(?P<host>[^:/]+):(?P<path>(?!/).+)$")
 _URL = re.compile(
@@ -125,10 +131,28 @@ def _ssh_command(root: Path) -> list[str]:
     return ["ssh"]
 
 
+class KeyRefused(ValueError):
+    """A project's key holds a secret or a private marker: it may not leave the machine (the
+    message says which setting to change, and holds no part of the key)."""
+
+
 def project_key(root: Path, override: str = "") -> str | None:
     """The team-server key of the project at ``root``: ``override`` (the ``team_project_id``
     setting) when set, else the normalized ``origin`` URL (an ssh alias resolved to its host);
-    ``None`` when it has neither."""
+    ``None`` when it has neither. :class:`KeyRefused` when the key holds a secret or a private
+    marker (it would be sent in every push and search)."""
+    key = _key(root, override)
+    if key is not None and text_problem(key):
+        setting = "team_project_id" if override.strip() else "the git origin URL"
+        raise KeyRefused(
+            f"this project's team key ({setting}) holds a secret or a private marker, so it "
+            "is not sent; set another with 'conkeeper config set team_project_id NAME'"
+        )
+    return key
+
+
+def _key(root: Path, override: str) -> str | None:
+    """:func:`project_key` before its privacy check."""
     if override.strip():
         return override.strip()
     url = origin_url(root)

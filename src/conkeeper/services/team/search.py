@@ -28,7 +28,8 @@ class TeamSearch(NamedTuple):
 
 
 def current_key(cwd: Path) -> str | None:
-    """The team key of the project around ``cwd``."""
+    """The team key of the project around ``cwd`` (:class:`~conkeeper.services.team.identity.
+    KeyRefused` when it holds a secret)."""
     root = current_project(cwd).root
     return identity.project_key(root, load_config(root).config.team_project_id)
 
@@ -39,7 +40,10 @@ def team_search(cwd: Path, query: str, limit: int = 10) -> TeamSearch:
     creds = credentials.load_optional()
     if creds is None:
         return TeamSearch([], None, "not joined to a team server (conkeeper team join URL)")
-    key = current_key(cwd)
+    try:
+        key = current_key(cwd)
+    except identity.KeyRefused as exc:
+        return TeamSearch([], None, str(exc))
     if key is None:
         return TeamSearch([], None, "this project has no git origin or team_project_id")
     asked = query_to_send(query)

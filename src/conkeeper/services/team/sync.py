@@ -44,11 +44,13 @@ _READERS = {
 
 
 class SharedProject(NamedTuple):
-    """A local project that shares with the team, and what it shares."""
+    """A local project that shares with the team, and what it shares; ``refused`` says why
+    its key may not leave the machine (then ``key`` is empty and nothing of it is sent)."""
 
     project: LocalProject
     key: str
     kinds: tuple[str, ...]
+    refused: str = ""
 
 
 BLOCKS_DROPPED = (
@@ -88,14 +90,18 @@ def shared_projects(
         config = load_config(root).config
         if not config.team_sync:
             continue
-        key = identity.project_key(root, config.team_project_id)
+        kinds = KINDS if config.team_share_prompts else KINDS[:2]
+        try:
+            key = identity.project_key(root, config.team_project_id)
+        except identity.KeyRefused as exc:  # its rows wait, and the sync says why
+            shared.append(SharedProject(project, "", kinds, f"{project.root}: {exc}"))
+            continue
         if key is None:
             notes.append(
                 f"{project.root}: no git origin to name it on the team server; set one with "
                 "'conkeeper config set team_project_id NAME'"
             )
             continue
-        kinds = KINDS if config.team_share_prompts else KINDS[:2]
         shared.append(SharedProject(project, key, kinds))
     return shared, notes
 
@@ -309,6 +315,9 @@ def sync(
         for local in team_outbox.deletion_projects(conn):  # first: a forget is urgent
             run.attempt(_delete_project, conn, creds, pushed_to.get(local, []), local, marks)
         for shared in projects:
+            if shared.refused:  # stops only this project, like a key the server refuses
+                run.errors.append(shared.refused)
+                continue
             run.attempt(_push_project, conn, creds, shared, marks)
         if not run.errors:
             _refresh_recent(creds, projects, run)
