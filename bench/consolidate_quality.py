@@ -102,8 +102,19 @@ compatible, unrelated), one per author:
   before round 24 was merged, each measured once on the previous stop's detector (8cec46f) and
   once on round 24's (07aad88): blind18 duplicate 1.000 / .417, contradiction .808 / .700, 0
   wrong deletions, the same on both; blind19 .900 / .450, .804 / .683, 3 wrong deletions, the
-  same on both (``FIRST_BLIND_PAIRS18.md``, ``FIRST_BLIND_PAIRS19.md``). Seen since; a later
-  ``blind_pairs20`` is the next first measurement.
+  same on both (``FIRST_BLIND_PAIRS18.md``, ``FIRST_BLIND_PAIRS19.md``). Seen since.
+* ``tests/data/consolidate/train_pairs10.jsonl`` — cv author 29 (240 pairs: a municipal
+  permits and open-data team), measured once before its text was read (``FIRST_TRAIN10.md``:
+  duplicate 1.000 / .483, contradiction .848 / .650, 0 wrong deletions); in ``SETS`` as
+  ``train10``.
+* ``tests/data/consolidate/blind_pairs20.jsonl`` and ``blind_pairs21.jsonl`` — two blind writers
+  (an airline crew-scheduling team; a hospital EHR integration team), committed 2026-11-28 at
+  03:49 and 04:02 UTC before rounds 26-27 were merged, each measured once on the previous stop's
+  detector (ca50aae) and once on rounds 26-27's (5a9146b): blind20 duplicate .933 / .467,
+  contradiction .822 / .617 -> .826 / .633, 1 wrong deletion on both; blind21 .964 / .450,
+  .838 / .517 -> .846 / .550, 1 wrong deletion on both (``FIRST_BLIND_PAIRS20.md``,
+  ``FIRST_BLIND_PAIRS21.md``). Seen since; a later ``blind_pairs22`` is the next first
+  measurement.
 
 Figures per set: precision and recall of the ``duplicate`` and ``contradiction`` proposals, and
 **wrong deletions**: pairs not labelled duplicate where ``consolidate --apply`` would remove an
@@ -1233,7 +1244,7 @@ contradiction precision (mean .848; 17 of 29 authors below .85) and recall (13 b
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, train6 to
-train9, blind5, blind6 to blind19 or a new blindN; default ``all``: every set found).
+train10, blind5, blind6 to blind21 or a new blindN; default ``all``: every set found).
 ``--tiny`` runs the first 12 pairs of each seen set (for CI) and no new blind set. Prints a
 table per set and writes ``bench/results/consolidate_quality.json``.
 """
@@ -1281,8 +1292,11 @@ SETS = {
     "train9": DATA / "train_pairs9.jsonl",  # measured once before it was read (FIRST_TRAIN9.md)
     "blind18": DATA / "blind_pairs18.jsonl",  # measured once (FIRST_BLIND_PAIRS18.md): now seen
     "blind19": DATA / "blind_pairs19.jsonl",  # measured once (FIRST_BLIND_PAIRS19.md): now seen
+    "train10": DATA / "train_pairs10.jsonl",  # measured once before it was read (FIRST_TRAIN10.md)
+    "blind20": DATA / "blind_pairs20.jsonl",  # measured once (FIRST_BLIND_PAIRS20.md): now seen
+    "blind21": DATA / "blind_pairs21.jsonl",  # measured once (FIRST_BLIND_PAIRS21.md): now seen
 }
-SEEN_BLIND = 19  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS19.md)
+SEEN_BLIND = 21  # blind_pairs<N> up to this number have been measured (FIRST_BLIND_PAIRS21.md)
 _NEW_BLIND = re.compile(r"^blind_pairs(\d+)\.jsonl$")
 RESULTS = ROOT / "bench" / "results" / "consolidate_quality.json"
 KINDS = ("duplicate", "contradiction")

@@ -182,10 +182,22 @@ Labelled sets (``{"text", "label"[, "split"]}``; label ``correction``, ``frictio
   was measured once before its texts were read (2026-11-28 03:50 UTC, round 24's detector;
   ``TRAIN_EXTRA14_FIRST.md``): low FP .014 recall .720, medium .024 / .787, high .078 / .823.
   Round 25's fresh check, not an author; its texts were not read.
+* ``blind32.jsonl`` (422 prompts: a Go microservices, a Jupyter data-science, a Flutter, a
+  DevOps, a Rust CLI and a Laravel persona; 128 lines (30 %) in eighteen other languages;
+  ``BLIND32.md``), committed at 03:49 UTC on 2026-11-28 before round 25 began, measured once on
+  the previous stop's detector (ca50aae: low FP .004 recall .832, medium .009 / .893) and once
+  after rounds 25-26 (5a9146b: low .004 / .868, medium .009 / .919: all four targets met;
+  ``BLIND32_FIRST.md``). Seen since; not trained on.
+* ``blind33.jsonl`` (426 prompts: a Kotlin Spring Boot, a SvelteKit, a Godot, an R
+  bioinformatics, a GCP Terraform and a Java Android persona; 113 lines (27 %) in eighteen other
+  languages; ``BLIND33.md``), committed at 03:59 UTC while round 25 ran, measured once on the
+  previous stop's detector (ca50aae: low .000 / .838, medium .009 / .859) and once after rounds
+  25-26 (5a9146b: low .004 / .848, medium .009 / .869; ``BLIND33_FIRST.md``). Seen since; not
+  trained on.
 * a later blind set (found by globbing ``blind*.jsonl``) is reported under "BLIND".
   ``--skip`` leaves sets out entirely (not read) so a tuning run never sees a set meant for its
   first measurement. Its default, ``unseen``, skips every blind set numbered past
-  :data:`SEEN_BLIND` (31: blind32 and any later one); ``--skip blind32`` skips only the named
+  :data:`SEEN_BLIND` (33: blind34 and any later one); ``--skip blind34`` skips only the named
   stems and ``--skip none`` reads all (the first measurement). The trainer never reads a blind
   set past 31 (its list of authors is explicit; blind 22 to 29, each measured once,
   ``BLIND22_FIRST.md`` .. ``BLIND29_FIRST.md``, are trained on since rounds 14 to 19 and 23;
@@ -1045,7 +1057,7 @@ from conkeeper.services.analysis.corrections import detect  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "corrections"
 CORPUS = DATA / "corpus.jsonl"
-SEEN_BLIND = 31  # blind sets 1-31 were measured (30, 31 once: BLIND3[01]_FIRST.md; not trained on)
+SEEN_BLIND = 33  # blind sets 1-33 were measured (32, 33 once: BLIND3[23]_FIRST.md; not trained on)
 RESULTS = ROOT / "bench" / "results" / "corrections_quality.json"
 DEFAULT_SKIP = "unseen"  # never read a blind set past SEEN_BLIND unless asked
 # targets on prompts the detector never saw (issue 20): sensitivity -> (max FP rate, min recall)

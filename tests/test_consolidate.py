@@ -352,18 +352,18 @@ def test_quality_bench_reports_a_new_blind_set_apart_and_whole(
     bench = load_script("bench/consolidate_quality.py")
     pair = {"a": "- Use tabs.", "b": "- Indent with spaces.", "label": "contradiction"}
     lines = "".join(json.dumps(pair) + "\n" for _ in range(13))
-    for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs20.jsonl"):
+    for name in ("tuning_pairs.jsonl", "blind_pairs.jsonl", "blind_pairs22.jsonl"):
         (tmp_path / name).write_text(lines, encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
     monkeypatch.setattr(bench, "SETS", {k: tmp_path / v.name for k, v in bench.SETS.items()})
     out = tmp_path / "out.json"
     assert bench.main(["--tiny", "--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["first_blind"] == [] and "blind20" not in report  # never cut short by --tiny
+    assert report["first_blind"] == [] and "blind22" not in report  # never cut short by --tiny
     assert bench.main(["--out", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["first_blind"] == ["blind20"] and report["blind20"]["pairs"] == 13
-    assert "FIRST BLIND MEASUREMENT: blind_pairs20.jsonl" in capsys.readouterr().out
+    assert report["first_blind"] == ["blind22"] and report["blind22"]["pairs"] == 13
+    assert "FIRST BLIND MEASUREMENT: blind_pairs22.jsonl" in capsys.readouterr().out
 
 
 def test_leave_one_author_out_tool_reports_each_author(tmp_path: Path) -> None:

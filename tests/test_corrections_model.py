@@ -147,8 +147,9 @@ def test_the_trainer_never_reads_a_later_blind_set() -> None:
         "blind.jsonl",
         *(f"blind{n}.jsonl" for n in range(2, 32)),
     }
-    # blind32 is next (never read here); train_extra14 is round 25's fresh check, no author
-    assert not {"blind32.jsonl", "blind33.jsonl", "train_extra14.jsonl"} & files
+    # blind32/33 were measured once (BLIND3[23]_FIRST.md) and are no authors yet; blind34 is
+    # next (never read here); train_extra14 is round 25's fresh check, no author
+    assert not {"blind32.jsonl", "blind33.jsonl", "blind34.jsonl", "train_extra14.jsonl"} & files
     # measured once (BLIND30_FIRST.md, BLIND31_FIRST.md), authors 44 and 45 since round 25
     assert {"blind28", "blind29", "blind30", "blind31", "extra13"} <= set(trainer.FRESH)
     assert trainer.RECENT == ("blind30", "blind31")  # the strict run's held-out pair
@@ -299,12 +300,12 @@ def test_the_bench_skips_every_unseen_blind_set_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bench = _load_bench()
-    names = ("blind.jsonl", "blind6.jsonl", "blind30.jsonl", "blind31.jsonl", "blind32.jsonl")
+    names = ("blind.jsonl", "blind6.jsonl", "blind32.jsonl", "blind33.jsonl", "blind34.jsonl")
     for name in names:
         (tmp_path / name).write_text("", encoding="utf-8")
     monkeypatch.setattr(bench, "DATA", tmp_path)
-    assert bench.SEEN_BLIND == 31
-    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 30, 31]
+    assert bench.SEEN_BLIND == 33
+    assert [n for n, _ in bench.blind_sets(set(), unseen=True)] == [1, 6, 32, 33]
     assert bench.parse_skip("unseen") == (set(), True)
     assert bench.parse_skip("none") == (set(), False)
     assert bench.parse_skip("blind9,blind10") == ({"blind9", "blind10"}, False)
