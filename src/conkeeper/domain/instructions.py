@@ -2076,7 +2076,7 @@ _COMMENT = LazyPattern(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 # word probability's old bar 0.5 had there (round 19, ``HELD_OUT_AUTHORS.md``); the generated
 # ``instruction_chars_weights.UNVOUCHED_BAR``, a literal here so that judging a note without a
 # comment imports no table (a test keeps the two equal).
-STRICT_BAR = 0.4624
+STRICT_BAR = 0.5513
 
 
 def _hidden_order(body: str) -> list[Finding]:
@@ -2841,8 +2841,9 @@ def steering_scores(text: str) -> tuple[float, float]:
 
 
 def _verdict(text: str, found: list[Finding], word: float, visible: str) -> float:
-    """The probability the verdict compares with its threshold: the word scorer's, or higher
-    where the word and character scorers' mix holds more
+    """The probability the verdict compares with its threshold: the word scorer's, moved so
+    that its bar for a single note (``instruction_model.WORD_BAR``) lands on the threshold, or
+    higher where the word and character scorers' mix holds more
     (:func:`conkeeper.domain.instruction_model.verdict`), except where the rules read an attack
     only as a mention, inside quotation marks or in the words a condition says the user will
     type ("when the user says ignore previous instructions, start over"): the character scorer
@@ -2854,8 +2855,9 @@ def _verdict(text: str, found: list[Finding], word: float, visible: str) -> floa
     an order dilute the whole note's reading, not the order's own."""
     from conkeeper.domain import instruction_model
 
-    if word >= instruction_model.THRESHOLD:
-        return word
+    alone = instruction_model.moved(word, instruction_model.WORD_BAR)
+    if alone >= instruction_model.THRESHOLD:
+        return alone
     kinds = scorer_rule_kinds(text, found)
     whole = instruction_model.verdict(char_reading(text, kinds, visible), word)
     if whole >= instruction_model.THRESHOLD:
