@@ -892,8 +892,9 @@ def write_char_weights(
             "groups for the held-out report); L2 "
             f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; a note "
             f"is held when its word probability reaches WORD_BAR, {word_bar}, or the mixed "
-            f"probability reaches THRESHOLD, {how}. Text no person vouched for (an outside source's, an "
-            "HTML comment's body) is held when the plain mix reaches UNVOUCHED_BAR, the bar "
+            f"probability reaches THRESHOLD, {how}. Text no person vouched for (an outside "
+            "source's, an HTML comment's body) is held when the plain mix reaches UNVOUCHED_BAR, "
+            "the bar "
             f"where the held-out mean saved rate reaches {UNVOUCHED_SAVED:.0%}.",
             96,
         )
@@ -1416,7 +1417,7 @@ def write_part_bar(bar: float, how: str = "") -> None:
     bar, a part is held only by the rules)."""
     chosen = how or (
         "Chosen on held-out scores (each author's parts scored by members trained without the "
-        "author's group): the lowest bar at which \"the verdict or a part holds it\" saves at "
+        'author\'s group): the lowest bar at which "the verdict or a part holds it" saves at '
         f"least {PART_SAVED:.0%} of the benign notes, mean over the authors, or, where the "
         "verdict alone saves less on those folds, as many as the verdict alone, less "
         f"{PART_COST:.2%} (round 20, HELD_OUT_AUTHORS.md)."
