@@ -349,6 +349,32 @@ weight 0.25 and mix bar 0.9736, word bar 0.9995, no part bar, chosen at target 9
 over two restored lines, and the other seventy files that import the detector were not run on
 it. ``HELD_OUT_AUTHORS.md``.
 
+Round 27 (2026-11-28): round 25's candidate shipped. Both tables are trained on the same
+forty-one authors (:data:`AUTHORS`; :data:`CHAR_ALSO` is empty). The word table is the full
+author bagging at the word-alone bar 0.9519 (41 members; 2-5 s each on a quiet machine, 15 s to
+6 minutes each under load 12-17: about ten minutes to two hours); the character table the mean
+of the ten group members at weight 0.25, mix bar 0.9736, word bar 0.9995 (the verdict's bar on
+a single note's word probability, round 22's design), no part bar (1.0) and the unvouched bar
+0.5513, chosen together by ``--design --design-saved 0.982`` (the rules' outright holds read as
+held in both readings, :func:`with_outright_rules`): per fold 82.23% (worst 66.8%) held / 98.00%
+saved against 80.47% / 97.74% for the old tables. To reproduce (``--also`` none: the authors
+are in :data:`AUTHORS`)::
+
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners -5 \
+        --per-group 2 --members wm/                        # word group members, ~13 min
+    python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -5 \
+        --per-group 2 --members cm/                        # character members, ~31 min
+    python3 tools/train_instruction_model.py --design wm/ cm/ --dump r.json \
+        --design-saved 0.982                               # every bar, ~3 + 2 min
+    python3 tools/train_instruction_model.py --write-chars cm/ 0.25 --keep-threshold 0.9736 \
+        --unvouched-bar 0.5513 --word-bar 0.9995 --part-bar 1.0 --why "chosen ..."  # seconds
+    python3 tools/train_instruction_model.py --weights-only --l2 0.001 \
+        --keep-threshold 0.9519 --why "the word scorer alone held out ..."  # the bagging
+
+(times at load 12-17 on two cores). ``STRICT_BAR`` (``domain.instructions``) and
+``COPIED_BAR`` (``services.remember``) are literals kept equal to the written unvouched bar by
+a test. ``HELD_OUT_AUTHORS.md``, round 27.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -1484,8 +1510,10 @@ class Cells:
                 saved.append(bisect.bisect_left(benign, bar) / len(benign))
         return sum(held) / len(held), min(held), sum(saved) / len(saved), min(saved)
 
-    def bar(self, target: float = DESIGN_SAVED, skip: str = "") -> float:
-        """The lowest bar at which the mean saved rate reaches ``target`` (without ``skip``)."""
+    def bar(self, target: float | None = None, skip: str = "") -> float:
+        """The lowest bar at which the mean saved rate reaches ``target`` (default
+        :data:`DESIGN_SAVED`, ``--design-saved``), without ``skip``."""
+        target = DESIGN_SAVED if target is None else target
         low, high = 0, len(self.candidates) - 1
         while low < high:
             middle = (low + high) // 2
@@ -1556,6 +1584,20 @@ def design_readings(word_folder: Path, char_folder: Path, cache: Path | None) ->
     return readings
 
 
+def with_outright_rules(readings: list[Reading]) -> list[Reading]:
+    """``readings`` with every note the rules hold outright (``instructions.always_held``, the
+    round-25 classes among them) read as 1.0 by every scorer: the bars are chosen for what the
+    rules leave to the scorers (round 25: "rules in both readings")."""
+    from conkeeper.domain.instructions import always_held
+
+    texts = [row["text"] for name, _ in AUTHORS for row in load_rows(name)]
+    assert len(texts) == len(readings), "readings of other authors"
+    return [
+        (*row[:4], 1.0, 1.0, 1.0) if always_held(rules_only(text)) else row
+        for row, text in zip(readings, texts, strict=True)
+    ]
+
+
 def design_report(word_folder: Path, char_folder: Path, cache: Path | None) -> int:
     """Choose the verdict's bars together, held out (round 22): a note held when its word
     probability reaches a word bar, a part reaches the part bar or the word and character
@@ -1566,7 +1608,7 @@ def design_report(word_folder: Path, char_folder: Path, cache: Path | None) -> i
     mix's bar for unvouched text (:data:`UNVOUCHED_SAVED`) beside them. Writes nothing: the
     verdict compares one bar for the word probability and for notes read together, so a word
     bar apart from it needs the verdict's code, not only its tables."""
-    readings = design_readings(word_folder, char_folder, cache)
+    readings = with_outright_rules(design_readings(word_folder, char_folder, cache))
     lang = {i: row[3] for i, row in enumerate(readings)}
     alone = Cells(readings, [row[4] for row in readings])
     bar = alone.bar()
@@ -1600,7 +1642,7 @@ def design_line(rates: tuple[float, float, float, float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
-    global SEED, AUTHORS, MEMBERS, PER_GROUP  # --seed, --also, --members, --per-group
+    global SEED, AUTHORS, MEMBERS, PER_GROUP, DESIGN_SAVED  # --seed, --also, --members, ...
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -1682,6 +1724,12 @@ def main(argv: list[str] | None = None) -> int:
         " generated module (default: the round-17 / rounds 11-15 wording)",
     )
     parser.add_argument(
+        "--design-saved",
+        type=float,
+        default=DESIGN_SAVED,
+        help="with --design: the mean saved rate every bar is chosen at (round 25 shipped 0.982)",
+    )
+    parser.add_argument(
         "--per-group",
         type=int,
         default=1,
@@ -1708,6 +1756,7 @@ def main(argv: list[str] | None = None) -> int:
     SEED = args.seed
     MEMBERS = args.members
     PER_GROUP = args.per_group
+    DESIGN_SAVED = args.design_saved
     AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
                               for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
