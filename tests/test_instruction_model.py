@@ -267,10 +267,10 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         and any(isinstance(t, ast.Name) and t.id == "AUTHORS" for t in node.targets)
     )
     files = {name for name, _ in ast.literal_eval(authors)}
-    # a blind set measured once and not yet trained on (blind15.jsonl to blind22.jsonl) or
-    # still to be measured (blind23.jsonl, ...) is never trained on; blind3
-    # to blind14 were measured once (FIRST_BLIND3.md ... FIRST_BLIND14.md) before they joined
-    # the authors, train6 to train14 too (FIRST_TRAIN6.md ... FIRST_TRAIN14.md)
+    # a blind set still to be measured (blind23.jsonl, ...) is never trained on; blind3 to
+    # blind22 were measured once (FIRST_BLIND3.md ... FIRST_BLIND22.md) before they joined the
+    # authors (blind15-22 in round 27), train6 to train19 too (FIRST_TRAIN6.md ...
+    # FIRST_TRAIN19.md); train20, measured once, is the fresh check and not an author
     assert {f for f in files if f.startswith("blind")} == {
         "blind.jsonl",
         "blind2.jsonl",
@@ -286,7 +286,16 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "blind12.jsonl",
         "blind13.jsonl",
         "blind14.jsonl",
+        "blind15.jsonl",
+        "blind16.jsonl",
+        "blind17.jsonl",
+        "blind18.jsonl",
+        "blind19.jsonl",
+        "blind20.jsonl",
+        "blind21.jsonl",
+        "blind22.jsonl",
     }
+    assert "train20.jsonl" not in files
     assert {
         "train6.jsonl",
         "train7.jsonl",
@@ -297,6 +306,11 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "train12.jsonl",
         "train13.jsonl",
         "train14.jsonl",
+        "train15.jsonl",
+        "train16.jsonl",
+        "train17.jsonl",
+        "train18.jsonl",
+        "train19.jsonl",
     } <= files
     for name in (
         "FIRST_BLIND4.md",
@@ -320,6 +334,17 @@ def test_the_trainer_reads_only_the_authors_it_names() -> None:
         "FIRST_BLIND14.md",
         "FIRST_BLIND15.md",
         "FIRST_BLIND16.md",
+        "FIRST_BLIND17.md",
+        "FIRST_BLIND18.md",
+        "FIRST_BLIND19.md",
+        "FIRST_BLIND20.md",
+        "FIRST_BLIND21.md",
+        "FIRST_BLIND22.md",
+        "FIRST_TRAIN15.md",
+        "FIRST_TRAIN16.md",
+        "FIRST_TRAIN17.md",
+        "FIRST_TRAIN18.md",
+        "FIRST_TRAIN19.md",
     ):
         assert (ROOT / "tests" / "data" / "poisoning" / name).exists()
 
@@ -698,10 +723,11 @@ def test_the_character_members_that_score_the_report_are_the_weights_written(
     ex, p = next((ex, p) for ex, p in scored if ex.author == first[0] and not ex.hidden)
     mean = [(a + b) / 2 for a, b in zip(members[0], members[1], strict=True)]
     assert p == pytest.approx(trainer.predict(ex, mean), abs=1e-12)
-    trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test", 0.45)
+    trainer.write_char_weights(trainer.MEMBERS, 0.2, 0.97, "0.97, a test", 0.45, 0.999)
     module = runpy.run_path(str(trainer.CHAR_WEIGHTS))
     assert module["MIX"] == 0.2 and module["THRESHOLD"] == 0.97
     assert module["UNVOUCHED_BAR"] == 0.45
+    assert module["WORD_BAR"] == 0.999  # round 27: the verdict's word bar is written too
     assert module["BUCKETS"] == CHAR_BUCKETS
     mean_bias = sum(m[CHAR_BUCKETS] for m in members) / 6
     assert module["BIAS"] == pytest.approx(mean_bias, abs=1e-6)
