@@ -22,8 +22,8 @@ What it prints, on labelled entries in ``tests/data/poisoning/`` (one file per a
 
 Each set's line also gives the figures for a note that repeats what an outside source returned
 to the agent (``services.copied_text``): then ``remember`` holds it when the word and character
-scorers' plain mix reaches ``COPIED_BAR`` (0.4624 since round 19; 0.5 on the word probability
-before) instead of the threshold.
+scorers' plain mix reaches ``COPIED_BAR`` (0.5513 since round 27, 0.4624 in rounds 19-25; 0.5
+on the word probability before) instead of the threshold.
 
 Also the detector's cost per entry (median over the sets). Writes
 ``bench/results/poisoning_quality.json`` (``--tiny``: ``poisoning_quality.tiny.json``, a small

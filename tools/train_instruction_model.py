@@ -349,6 +349,32 @@ weight 0.25 and mix bar 0.9736, word bar 0.9995, no part bar, chosen at target 9
 over two restored lines, and the other seventy files that import the detector were not run on
 it. ``HELD_OUT_AUTHORS.md``.
 
+Round 27 (2026-11-28): round 25's candidate shipped. Both tables are trained on the same
+forty-one authors (:data:`AUTHORS`; :data:`CHAR_ALSO` is empty). The word table is the full
+author bagging at the word-alone bar 0.9519 (41 members; 2-5 s each on a quiet machine, 15 s to
+6 minutes each under load 12-17: about ten minutes to two hours); the character table the mean
+of the ten group members at weight 0.25, mix bar 0.9736, word bar 0.9995 (the verdict's bar on
+a single note's word probability, round 22's design), no part bar (1.0) and the unvouched bar
+0.5513, chosen together by ``--design --design-saved 0.982`` (the rules' outright holds read as
+held in both readings, :func:`with_outright_rules`): per fold 82.23% (worst 66.8%) held / 98.00%
+saved against 80.47% / 97.74% for the old tables. To reproduce (``--also`` none: the authors
+are in :data:`AUTHORS`)::
+
+    python3 tools/train_instruction_model.py --cv-only --l2 0.001 --partners -5 \
+        --per-group 2 --members wm/                        # word group members, ~13 min
+    python3 tools/train_instruction_model.py --cv-only --chars --l2 0.001 --partners -5 \
+        --per-group 2 --members cm/                        # character members, ~31 min
+    python3 tools/train_instruction_model.py --design wm/ cm/ --dump r.json \
+        --design-saved 0.982                               # every bar, ~3 + 2 min
+    python3 tools/train_instruction_model.py --write-chars cm/ 0.25 --keep-threshold 0.9736 \
+        --unvouched-bar 0.5513 --word-bar 0.9995 --part-bar 1.0 --why "chosen ..."  # seconds
+    python3 tools/train_instruction_model.py --weights-only --l2 0.001 \
+        --keep-threshold 0.9519 --why "the word scorer alone held out ..."  # the bagging
+
+(times at load 12-17 on two cores). ``STRICT_BAR`` (``domain.instructions``) and
+``COPIED_BAR`` (``services.remember``) are literals kept equal to the written unvouched bar by
+a test. ``HELD_OUT_AUTHORS.md``, round 27.
+
 Honest estimate: **leave-one-author-out**. Each author's entries are scored by a model trained on
 the other authors only, so every figure is what the detector does on the phrasing of an author
 it never saw, the situation a blind set (and a real attacker) puts it in. The threshold, the L2
@@ -449,14 +475,25 @@ AUTHORS = (
     ("blind13.jsonl", "a26-blind13"),
     ("blind14.jsonl", "a27-blind14"),
     ("train14.jsonl", "a28-train14"),
+    ("blind15.jsonl", "a29-blind15"),
+    ("blind16.jsonl", "a30-blind16"),
+    ("blind17.jsonl", "a31-blind17"),
+    ("blind18.jsonl", "a32-blind18"),
+    ("train15.jsonl", "a33-train15"),
+    ("train16.jsonl", "a34-train16"),
+    ("train17.jsonl", "a35-train17"),
+    ("blind19.jsonl", "a36-blind19"),
+    ("blind20.jsonl", "a37-blind20"),
+    ("blind21.jsonl", "a38-blind21"),
+    ("blind22.jsonl", "a39-blind22"),
+    ("train18.jsonl", "a40-train18"),
+    ("train19.jsonl", "a41-train19"),
 )
 TRAIN_FILES = tuple(name for name, _ in AUTHORS)
-# The character scorer's members (round 16) are trained on two authors more than the word
-# weights: blind15 and blind16, each measured once before (FIRST_BLIND15.md, FIRST_BLIND16.md).
-# Round 19 trained both scorers with them, blind17, blind18 and train15 (``--also`` each) and
-# did not ship it: with the word bar 0.9509 kept, the held-out benign saved rate fell under 98%
-# (HELD_OUT_AUTHORS.md, round 19).
-CHAR_ALSO: tuple[str, ...] = ("blind15.jsonl", "blind16.jsonl")
+# The character scorer's members were trained on authors the word weights were not (rounds 16
+# to 25: blind15 and blind16 shipped, more in reports); since round 27 both tables are trained
+# on the same forty-one authors, so no author is the character scorer's alone.
+CHAR_ALSO: tuple[str, ...] = ()
 TARGET_SAVED = 0.985
 MIN_AUTHOR_SAVED = 0.97
 MIN_AUTHOR_BENIGN = 100  # a smaller author's set (probe1) is too coarse to gate on alone
@@ -853,13 +890,15 @@ def write_weights(
 
 
 def write_char_weights(
-    folder: Path, weight: float, threshold: float, how: str, unvouched: float
+    folder: Path, weight: float, threshold: float, how: str, unvouched: float, word_bar: float
 ) -> int:
     """Generate the character scorer's weights module from the members a ``--chars
     --partners -N --members FOLDER`` report kept: their mean (the members that scored each
     group of authors held out are the shipped bagging, trained once), with the mixing weight,
-    the mixed verdict's threshold and the plain mix's bar for text no person vouched for
-    (``unvouched``, :data:`UNVOUCHED_SAVED`), all chosen on held-out scores."""
+    the mixed verdict's threshold, the verdict's bar on a single note's word probability
+    (``word_bar``, round 22: chosen with the weight and the mix's bar by ``--design``) and the
+    plain mix's bar for text no person vouched for (``unvouched``, :data:`UNVOUCHED_SAVED`),
+    all chosen on held-out scores."""
     members = load_members(folder)
     left_out = [json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("member*.json"))]
     names = sorted({name for group in left_out for name in group})
@@ -878,15 +917,17 @@ def write_char_weights(
             "members, each trained without one group of authors (the same members scored those "
             "groups for the held-out report); L2 "
             f"{L2_CHARS:g}. Mixed with the word scorer in log-odds at weight {weight}; a note "
-            "the word scorer leaves under its threshold is held when the mixed probability "
-            f"reaches THRESHOLD, {how}. Text no person vouched for (an outside source's, an "
-            "HTML comment's body) is held when the plain mix reaches UNVOUCHED_BAR, the bar "
+            f"is held when its word probability reaches WORD_BAR, {word_bar}, or the mixed "
+            f"probability reaches THRESHOLD, {how}. Text no person vouched for (an outside "
+            "source's, an HTML comment's body) is held when the plain mix reaches UNVOUCHED_BAR, "
+            "the bar "
             f"where the held-out mean saved rate reaches {UNVOUCHED_SAVED:.0%}.",
             96,
         )
         + "\n"
         '"""\n\n'
         f"MIX = {weight!r}\nTHRESHOLD = {threshold!r}\nUNVOUCHED_BAR = {unvouched!r}\n"
+        f"WORD_BAR = {word_bar!r}\n"
         f"BIAS = {round(mean[CHAR_BUCKETS], 6)!r}\n"
         f"SCALE = {scale!r}\nBUCKETS = {CHAR_BUCKETS}\n"
         'TABLE = """\\\n' + text + '"""\n',
@@ -1395,27 +1436,32 @@ def padding_attack(
         print(f"  {way:<18} " + " -> ".join(str(c) for c in counts) + f" of {len(cells)}")
 
 
-def write_part_bar(bar: float) -> None:
-    """Write :mod:`conkeeper.domain.instruction_part_bar` (the part bar, a generated module)."""
+def write_part_bar(bar: float, how: str = "") -> None:
+    """Write :mod:`conkeeper.domain.instruction_part_bar` (the part bar, a generated module):
+    chosen by ``--parts`` (round 20's rule), or with every other bar of the verdict by
+    ``--design`` and written with ``--write-chars --part-bar`` (``how`` says so; 1.0: no part
+    bar, a part is held only by the rules)."""
+    chosen = how or (
+        "Chosen on held-out scores (each author's parts scored by members trained without the "
+        'author\'s group): the lowest bar at which "the verdict or a part holds it" saves at '
+        f"least {PART_SAVED:.0%} of the benign notes, mean over the authors, or, where the "
+        "verdict alone saves less on those folds, as many as the verdict alone, less "
+        f"{PART_COST:.2%} (round 20, HELD_OUT_AUTHORS.md)."
+    )
     PART_BAR.write_text(
-        textwrap.dedent(
-            f'''\
-            """The part bar of the instruction verdict (generated by
-            ``tools/train_instruction_model.py --parts``; do not edit by hand).
-
-            Why it exists: padding an order with honest sentences dilutes the whole note's
-            reading; each part of a note (:func:`conkeeper.domain.instruction_features.parts`)
-            is also read alone and the note is held when one reaches this bar. Chosen on
-            held-out scores (each author's parts scored by members trained without the
-            author's group): the lowest bar at which "the verdict or a part holds it" saves
-            at least {PART_SAVED:.0%} of the benign notes, mean over the authors, or, where
-            the verdict alone saves less on those folds, as many as the verdict alone, less
-            {PART_COST:.2%} (round 20, HELD_OUT_AUTHORS.md).
-            """
-
-            PART_THRESHOLD: float = {bar}
-            '''
-        ),
+        '"""The part bar of the instruction verdict (generated by\n'
+        "``tools/train_instruction_model.py``; do not edit by hand).\n\n"
+        + textwrap.fill(
+            "Why it exists: padding an order with honest sentences dilutes the whole note's "
+            "reading; each part of a note (:func:`conkeeper.domain.instruction_features.parts`) "
+            "is also read alone and the note is held when one reaches this bar. "
+            + chosen[0].upper()
+            + chosen[1:].rstrip(".")
+            + ".",
+            92,
+        )
+        + '\n"""\n\n'
+        f"PART_THRESHOLD: float = {bar}\n",
         encoding="utf-8",
     )
     print(f"wrote {PART_BAR.relative_to(ROOT)} (part bar {bar})")
@@ -1464,8 +1510,10 @@ class Cells:
                 saved.append(bisect.bisect_left(benign, bar) / len(benign))
         return sum(held) / len(held), min(held), sum(saved) / len(saved), min(saved)
 
-    def bar(self, target: float = DESIGN_SAVED, skip: str = "") -> float:
-        """The lowest bar at which the mean saved rate reaches ``target`` (without ``skip``)."""
+    def bar(self, target: float | None = None, skip: str = "") -> float:
+        """The lowest bar at which the mean saved rate reaches ``target`` (default
+        :data:`DESIGN_SAVED`, ``--design-saved``), without ``skip``."""
+        target = DESIGN_SAVED if target is None else target
         low, high = 0, len(self.candidates) - 1
         while low < high:
             middle = (low + high) // 2
@@ -1536,6 +1584,22 @@ def design_readings(word_folder: Path, char_folder: Path, cache: Path | None) ->
     return readings
 
 
+def with_outright_rules(readings: list[Reading]) -> list[Reading]:
+    """``readings`` with every note the rules hold outright (``instructions.always_held``, the
+    round-25 classes among them) read as 1.0 by every scorer: the bars are chosen for what the
+    rules leave to the scorers (round 25: "rules in both readings")."""
+    from conkeeper.domain.instructions import always_held
+
+    texts = [row["text"] for name, _ in AUTHORS for row in load_rows(name)]
+    if len(texts) != len(readings):  # a cache of other authors' readings (a test's): as read
+        print("readings not of these authors' files: the rules' outright holds not applied")
+        return readings
+    return [
+        (*row[:4], 1.0, 1.0, 1.0) if always_held(rules_only(text)) else row
+        for row, text in zip(readings, texts, strict=True)
+    ]
+
+
 def design_report(word_folder: Path, char_folder: Path, cache: Path | None) -> int:
     """Choose the verdict's bars together, held out (round 22): a note held when its word
     probability reaches a word bar, a part reaches the part bar or the word and character
@@ -1546,7 +1610,7 @@ def design_report(word_folder: Path, char_folder: Path, cache: Path | None) -> i
     mix's bar for unvouched text (:data:`UNVOUCHED_SAVED`) beside them. Writes nothing: the
     verdict compares one bar for the word probability and for notes read together, so a word
     bar apart from it needs the verdict's code, not only its tables."""
-    readings = design_readings(word_folder, char_folder, cache)
+    readings = with_outright_rules(design_readings(word_folder, char_folder, cache))
     lang = {i: row[3] for i, row in enumerate(readings)}
     alone = Cells(readings, [row[4] for row in readings])
     bar = alone.bar()
@@ -1580,7 +1644,7 @@ def design_line(rates: tuple[float, float, float, float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Measure author by author, choose L2 and the threshold, train on everything, write."""
-    global SEED, AUTHORS, MEMBERS, PER_GROUP  # --seed, --also, --members, --per-group
+    global SEED, AUTHORS, MEMBERS, PER_GROUP, DESIGN_SAVED  # --seed, --also, --members, ...
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cv-only", action="store_true", help="report only, write nothing")
     parser.add_argument("--l2", type=float, help="skip the L2 search and use this strength")
@@ -1645,6 +1709,29 @@ def main(argv: list[str] | None = None) -> int:
         " --mix report's, at UNVOUCHED_SAVED)",
     )
     parser.add_argument(
+        "--word-bar",
+        type=float,
+        help="with --write-chars: the verdict's bar on a single note's word probability, chosen"
+        " with the weight and the mix's bar by --design (round 22)",
+    )
+    parser.add_argument(
+        "--part-bar",
+        type=float,
+        help="with --write-chars: the part bar --design chose with the others (1.0: none),"
+        " written to instruction_part_bar.py",
+    )
+    parser.add_argument(
+        "--why",
+        help="with --write-chars or --weights-only: how the bars were chosen, written into the"
+        " generated module (default: the round-17 / rounds 11-15 wording)",
+    )
+    parser.add_argument(
+        "--design-saved",
+        type=float,
+        default=DESIGN_SAVED,
+        help="with --design: the mean saved rate every bar is chosen at (round 25 shipped 0.982)",
+    )
+    parser.add_argument(
         "--per-group",
         type=int,
         default=1,
@@ -1671,6 +1758,7 @@ def main(argv: list[str] | None = None) -> int:
     SEED = args.seed
     MEMBERS = args.members
     PER_GROUP = args.per_group
+    DESIGN_SAVED = args.design_saved
     AUTHORS = AUTHORS + tuple((name, f"a{len(AUTHORS) + i + 1}-{name.split('.')[0]}")
                               for i, name in enumerate(args.also))  # fmt: skip
     if args.mix:
@@ -1680,13 +1768,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.parts:
         return parts_report(*args.parts, write=not args.cv_only, cache=args.dump)
     if args.write_chars:
-        if args.keep_threshold is None or args.unvouched_bar is None:
-            parser.error("--write-chars needs --keep-threshold and --unvouched-bar")
+        if None in (args.keep_threshold, args.unvouched_bar, args.word_bar):
+            parser.error("--write-chars needs --keep-threshold, --unvouched-bar and --word-bar")
         folder, weight = args.write_chars
-        how = f"{args.keep_threshold}, chosen on held-out scores (HELD_OUT_AUTHORS.md, round 17)"
-        return write_char_weights(
-            Path(folder), float(weight), args.keep_threshold, how, args.unvouched_bar
+        how = f"{args.keep_threshold}, " + (
+            args.why or "chosen on held-out scores (HELD_OUT_AUTHORS.md, round 17)"
         )
+        if args.part_bar is not None:
+            write_part_bar(args.part_bar, args.why or "")
+        return write_char_weights(
+            Path(folder), float(weight), args.keep_threshold, how, args.unvouched_bar,
+            args.word_bar,
+        )  # fmt: skip
     if args.limit and not args.cv_only:
         parser.error("--limit is for a quick report (--cv-only); weights train on everything")
     if args.chars and not args.cv_only:
@@ -1697,7 +1790,8 @@ def main(argv: list[str] | None = None) -> int:
     hidden = sum(ex.hidden for ex in examples)
     print(f"{len(examples)} entries from {len(authors(examples))} authors; {hidden} held as hidden")
     if args.weights_only:
-        return write_all(examples, args.l2, args.keep_threshold, "")
+        why = f"{args.keep_threshold}, {args.why}" if args.why else ""
+        return write_all(examples, args.l2, args.keep_threshold, why)
     buckets = CHAR_BUCKETS if args.chars else BUCKETS
     if args.l2 is not None:
         l2, scored = args.l2, held_out(examples, args.l2, partners=args.partners, buckets=buckets)

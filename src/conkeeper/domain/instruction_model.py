@@ -12,15 +12,19 @@ poisoned line buried among honest ones is judged on its own). The weights are le
 generated module: a fixed table of 8-bit weights, zlib compressed; nothing is trained or
 downloaded at run time). :data:`THRESHOLD` was chosen on leave-one-author-out scores (each
 author's entries scored by a model trained on the others). Since round 18 the verdict
-(:func:`verdict`) may also hold a note this probability leaves under :data:`THRESHOLD`: when
-the word and character n-gram scorers' probabilities (:mod:`conkeeper.domain.instruction_chars`)
-mixed in log-odds reach :data:`MIX_THRESHOLD` (both constants chosen on held-out scores of
-averaged models, each group of authors scored by members trained on the others). It never
-saves what the word scorer holds: a character scorer sure of "benign" cannot veto the word
-scorer's confident "order". The lower bars for text no person vouched for (a copied note, an
-HTML comment's body, a split order) and the readings of notes joined together (a run of
-lines, the halves of a split order: ``find_instructions(text, joined=True)``) read the word
-probability they were set on (:func:`probability`).
+(:func:`verdict`) may also hold a note this probability leaves under its own bar: when the word
+and character n-gram scorers' probabilities (:mod:`conkeeper.domain.instruction_chars`) mixed in
+log-odds reach :data:`MIX_THRESHOLD`. Since round 22 a single note's word probability has its
+own bar in the verdict, :data:`WORD_BAR`, chosen with the mix's weight, the mix's bar and the
+part bar together on held-out scores (each group of authors scored by members trained on the
+others); each reading is moved in log-odds so that its bar lands on :data:`THRESHOLD`, the one
+bar every caller compares with. The mix never saves what the word scorer holds at
+:data:`WORD_BAR`: a character scorer sure of "benign" cannot veto the word scorer's confident
+"order". :data:`THRESHOLD` is the word probability's own bar (the word scorer alone, held out,
+at the same benign cost): the readings of notes joined together (a run of lines, the halves of
+a split order: ``find_instructions(text, joined=True)``) compare the word probability with it,
+and the lower bars for text no person vouched for (a copied note, an HTML comment's body) read
+the plain mix (:func:`mixed`).
 
 Cost: standard library only; the table is decoded on first use (the module is imported by
 :func:`conkeeper.domain.instructions.find_instructions` only when it runs), then one list index
@@ -38,7 +42,8 @@ from conkeeper.domain import instruction_model_weights as _w
 from conkeeper.domain import instruction_part_bar as _p
 from conkeeper.domain.instruction_features import entry_pieces, part_pieces
 
-THRESHOLD: float = _w.THRESHOLD
+THRESHOLD: float = _w.THRESHOLD  # the word probability's own bar; every reading lands on it
+WORD_BAR: float = _c.WORD_BAR  # the verdict's bar on a single note's word probability (round 22)
 MIX: float = _c.MIX  # the character scorer's share of the mixed log-odds
 MIX_THRESHOLD: float = _c.THRESHOLD  # the mixed probability's own bar
 PART_THRESHOLD: float = _p.PART_THRESHOLD  # the bar of a note's parts read alone (round 20)
@@ -98,24 +103,37 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
+def moved(p: float, bar: float) -> float:
+    """``p`` moved in log-odds so that ``bar`` lands on :data:`THRESHOLD` (1.0, hidden text,
+    stays 1.0): at or above :data:`THRESHOLD` exactly when ``p`` is at or above ``bar``, so
+    every reading of the verdict is compared with one bar."""
+    if p >= 1.0:
+        return 1.0
+    z = _logit(p) + _logit(THRESHOLD) - _logit(bar)
+    out = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    if p >= bar:
+        return max(out, THRESHOLD)
+    return min(out, math.nextafter(THRESHOLD, 0.0))
+
+
 def held_either(word: float, char: float) -> float:
-    """The probability :data:`THRESHOLD` is compared with: ``word`` itself, or the mixed
-    probability moved in log-odds so that :data:`MIX_THRESHOLD` lands on :data:`THRESHOLD`,
-    whichever is higher. So a note is held when the word scorer holds it or the mix reaches its
-    own bar; the mix only ever adds holds. The trainer's held-out report uses this function."""
+    """The probability :data:`THRESHOLD` is compared with: the word probability moved so that
+    :data:`WORD_BAR` lands on :data:`THRESHOLD`, or the mixed probability moved so that
+    :data:`MIX_THRESHOLD` does, whichever is higher. So a note is held when the word scorer
+    reaches :data:`WORD_BAR` or the mix reaches its own bar; the mix only ever adds holds. The
+    trainer's held-out report reads the same bars."""
     if word >= 1.0:
         return 1.0
-    shift = _logit(THRESHOLD) - _logit(MIX_THRESHOLD)
-    z = _logit(mixed(word, char)) + shift
-    return max(word, 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+    return max(moved(word, WORD_BAR), moved(mixed(word, char), MIX_THRESHOLD))
 
 
 def verdict(text: str, word: float) -> float:
     """:func:`held_either` for ``text``, given ``word``, this scorer's :func:`probability` of
     it (the character scorer reads ``text`` only when the word scorer leaves it under
-    :data:`THRESHOLD`)."""
-    if word >= THRESHOLD:
-        return word
+    :data:`WORD_BAR`)."""
+    alone = moved(word, WORD_BAR)
+    if alone >= THRESHOLD:
+        return alone
     from conkeeper.domain import instruction_chars
 
     return held_either(word, instruction_chars.probability(text))
@@ -133,8 +151,4 @@ def part_verdict(text: str, rule_kinds: set[str] | frozenset[str]) -> float:
     pieces = part_pieces(text, rule_kinds)
     if not pieces:
         return 0.0
-    part = score(pieces, weights(), _w.BIAS, _w.SCALE)
-    if part >= 1.0:
-        return 1.0
-    z = _logit(part) + _logit(THRESHOLD) - _logit(PART_THRESHOLD)
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return moved(score(pieces, weights(), _w.BIAS, _w.SCALE), PART_THRESHOLD)

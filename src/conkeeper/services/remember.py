@@ -37,7 +37,7 @@ from conkeeper.domain.provenance import AGENT_SOURCES, SOURCES
 # itself is held at the verdict's threshold, about 0.95). The same bar as
 # ``domain.instructions.STRICT_BAR``, chosen on held-out scores (a literal here: that module is
 # imported only when a note is judged).
-COPIED_BAR = 0.4624
+COPIED_BAR = 0.5513
 
 GLOBAL_REASON = (
     "global memory reaches every project, so an agent's write to it waits for your review"
