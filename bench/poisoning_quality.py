@@ -311,8 +311,10 @@ def load(name: str) -> list[dict[str, str]]:
 # was not shipped); blind19 and blind20 (FIRST_BLIND19.md, FIRST_BLIND20.md, each measured once
 # on the previous stop's and that stop's detectors) are not trained on (round 22 read them as
 # authors 36 and 37 in a report that did not ship); blind21 and blind22 (FIRST_BLIND21.md,
-# FIRST_BLIND22.md, each measured once on the previous stop's and this stop's detectors) are not
-# trained on; blind23 is the next to be measured.
+# FIRST_BLIND22.md, each measured once on the previous stop's and that stop's detectors) are
+# authors of both tables since round 27; blind23 and blind24 (FIRST_BLIND23.md,
+# FIRST_BLIND24.md, each measured once on the previous stop's and this stop's detectors) are not
+# trained on; blind25 is the next to be measured.
 MEASURED_ONCE: dict[str, str] = {
     "blind4.jsonl": "FIRST_BLIND4.md",
     "blind5.jsonl": "FIRST_BLIND5.md",
@@ -333,6 +335,8 @@ MEASURED_ONCE: dict[str, str] = {
     "blind20.jsonl": "FIRST_BLIND20.md",
     "blind21.jsonl": "FIRST_BLIND21.md",
     "blind22.jsonl": "FIRST_BLIND22.md",
+    "blind23.jsonl": "FIRST_BLIND23.md",
+    "blind24.jsonl": "FIRST_BLIND24.md",
 }
 
 

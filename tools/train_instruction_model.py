@@ -41,8 +41,10 @@ shipped), ``FIRST_BLIND19.md`` (75.2% / 98.2%) and ``FIRST_BLIND20.md`` (72.1% /
 the same with the previous stop's detector and this stop's, measured once, not trained on),
 ``FIRST_BLIND21.md`` (79.4% / 98.2%) and ``FIRST_BLIND22.md`` (77.0% / 98.2%, both the same with
 the previous stop's detector and this stop's, measured once, not trained on),
-``FIRST_TRAIN20.md`` (70.5% / 98.7%, measured once before it was read, not trained on);
-``blind23.jsonl`` is the next).
+``FIRST_TRAIN20.md`` (70.5% / 98.7%, measured once before it was read, not trained on),
+``FIRST_BLIND23.md`` (80.0% / 97.8% with the previous stop's detector, 88.5% / 98.2% with round
+27's) and ``FIRST_BLIND24.md`` (85.5% / 96.0%, then 85.5% / 97.3%; both measured once per
+detector, not trained on); ``blind25.jsonl`` is the next).
 
 Only features found in the text of at least :data:`MIN_AUTHORS` authors are trained
 (:func:`shared`): a word one author alone uses cannot carry over to the next author, and trained,
