@@ -1,5 +1,5 @@
 """Round 28's classes through the real ``conkeeper consolidate``: an exception stated as the one
-case a rule lets through ("the only writes permitted", "only ... may"), and a thing one entry
+case a rule lets through ("the only writes permitted", "only ... are allowed"), and a thing one entry
 says is left out of a view and the other says is in it ("excluded from" against "included in",
 "omitted" against "listed", "exclus" against "inclus"), in several languages.
 
@@ -25,7 +25,7 @@ EXCEPTION_MERGED_ON_MAIN = [
         "No production migrations during the freeze.",
     ),
     (
-        "Only security patches may be merged to the release branch after code freeze.",
+        "Only security patches are allowed on the release branch after code freeze.",
         "Nothing is merged to the release branch after code freeze.",
     ),
     (

@@ -2004,20 +2004,20 @@ _STATES_EXCEPTION = re.compile(
 
 
 # An exception stated as the one case a rule lets through: "the only Friday deploys allowed",
-# "only hotfixes may", "seuls les correctifs sont autorisés", "nur Hotfixes sind erlaubt", "solo
-# se permiten", "tylko poprawki są dozwolone", "唯一允许的", "のみ許可", "만 허용" (round 28:
-# blind_pairs20's first measurement merged "Hotfixes ... are the only Friday deploys allowed"
-# with "Never deploy on Fridays", deleting one of them). "can" is left out: "only the CI bot
-# can push tags" restates who does a thing more often than it carves out an exception.
+# "only hotfixes are permitted", "seuls les correctifs sont autorisés", "nur Hotfixes sind
+# erlaubt", "solo se permiten", "tylko poprawki są dozwolone", "唯一允许的", "のみ許可", "만
+# 허용" (round 28: blind_pairs20's first measurement merged "Hotfixes ... are the only Friday
+# deploys allowed" with "Never deploy on Fridays", deleting one of them). The modals ("may",
+# "can", "darf") are left out: "Only the permits lead and the city clerk may approve ..." and
+# "only the final 6 characters may be shown" restate a rule (two cv duplicates lost with them).
 _ONLY = (
     r"(?:only|solely|sole|seul(?:e|s|es)?|uniquement|nur|einzige\w*|ausschließlich|solo|sólo"
     r"|solamente|únic[oa]s?|únicamente|soltanto|unic[oaie]|unicamente|somente|apenas|tylko"
     r"|jedyn\w*|alleen|enige)"
 )
 _PERMITTED = (
-    r"(?:allowed|permitted|authori[sz]ed|may|autoris\w*|permis\w*|erlaubt|zulässig|gestattet"
-    r"|dürfen|darf|permit\w*|se permite\w*|consentit\w*|ammess\w*|dozwolon\w*|wolno"
-    r"|toegestaan|mag|mogen)"
+    r"(?:allowed|permitted|authori[sz]ed|autoris\w*|permise?s?|erlaubt|zulässig|gestattet"
+    r"|permitid\w*|permess\w*|se permite\w*|consentit\w*|ammess\w*|dozwolon\w*|toegestaan)"
 )
 _ONLY_PERMITTED = re.compile(
     rf"\b{_ONLY}\b(?:[^.;!?:\u2014\u2013]{{0,60}}?)\b{_PERMITTED}\b"
