@@ -1,7 +1,7 @@
-"""Round 28's classes through the real ``conkeeper consolidate``: an exception stated as the one
-case a rule lets through ("the only writes permitted", "only ... are allowed"), and a thing one entry
-says is left out of a view and the other says is in it ("excluded from" against "included in",
-"omitted" against "listed", "exclus" against "inclus"), in several languages.
+"""Round 28's classes through the real ``conkeeper consolidate``: an exception stated as the
+one case a rule lets through ("the only writes permitted", "only ... are allowed"), and a thing
+one entry says is left out of a view and the other says is in it ("excluded from" against
+"included in", "omitted" against "listed", "exclus" against "inclus"), in several languages.
 
 Why it exists: main merged such pairs as duplicates, so ``--apply`` deleted a rule (issue 20:
 a proposal that deletes the correct entry is the worst error). The pairs here are new, written
