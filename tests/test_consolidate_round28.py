@@ -25,8 +25,8 @@ EXCEPTION_MERGED_ON_MAIN = [
         "No production migrations during the freeze.",
     ),
     (
-        "Only security patches are allowed on the release branch after code freeze.",
-        "Nothing is merged to the release branch after code freeze.",
+        "Only security patches are permitted as merges to the release branch after code freeze.",
+        "Never merge to the release branch after code freeze.",
     ),
     (
         "Data restores are the only writes permitted on the archive cluster.",
