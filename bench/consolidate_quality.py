@@ -1241,6 +1241,40 @@ heap is 4 GB" / "Notification-service ...": 50 false contradictions gone, 54 rig
 Through this bench, after: blind18 duplicate 1.000 / .417, contradiction .815 / .733; blind19
 1.000 / .450, .808 / .700; 0 wrong deletions each. Targets on held-out authors still not met:
 contradiction precision (mean .848; 17 of 29 authors below .85) and recall (13 below .70).
+Round 28 (ck/kmend, two wrong merges mended by class). Written AFTER the first measurement of
+blind_pairs20 and blind_pairs21 (on the previous stop's and this stop's main), which found one
+wrong merge each; their figures from here on are tuning figures, not blind ones. Only the two
+merged pairs were read, not the sets. Classes closed: (1) an exception stated as the one case a
+rule lets through ("Hotfixes for a P1 incident are the only Friday deploys allowed." / "Never
+deploy on Fridays."): ``relations._ONLY_PERMITTED`` ("only", "sole", "seuls", "nur", "einzigen",
+"únicos", "solo", "tylko", "jedyne" with "allowed", "permitted", "autorisés", "erlaubt",
+"permitidos", "dozwolone" in one clause; "唯一...允许", "のみ...許可", "만 허용") joins
+``_states_exception``: never merged with the plain rule. The modals ("may", "darf") and any
+word opening "permit" were tried first and lost two labelled duplicates (author 19: "... only
+the final 6 characters may be shown" / "Never log full VINs; mask everything except the last
+six characters"; author 29: "Only the permits lead and the city clerk may approve ..." / "...
+by the city clerk or the permits lead, nobody else", the noun "permits" read as a permission)
+and were left out. (2) hidden against included
+("... diagnoses are hidden from the dashboard summary view" / "... are included in ..."):
+round 27's shown / hidden way merged it because "included" was no side; ``opposite_ways`` now
+reads included, includes, listed (inclus, enthalten, aufgeführt, incluidos, uwzględnione, 表示され,
+显示) as shown and excluded, excludes, omitted, left out (exclus, ausgeschlossen, excluidos,
+wykluczone, 非表示, 隐藏) as hidden. Cross-validated (``tools/consolidate_cv.py --current
+--all-pairs --show``, 29 authors, main 5a9146b1 -> this round): per-author duplicate figures
+identical, wrong merges 0 -> 0 everywhere; contradiction author 28 .808 / .700 -> .811 / .717
+(gained the labelled "Meter readings ... `estimated` are shown on invoices" / "Estimated
+readings are excluded from invoices"), the other 28 identical. All pairs: wrong merges 0 -> 0,
+right merges unchanged per author; one merge no label judges lost (author 29: "Production
+releases must be finished before 5 pm on a weekday; no after-hours deploys." / "Production
+deploys are only allowed before 17:00 on weekdays.", read by eye the same rule: a duplicate
+missed, no rule deleted), contradictions author 28 264 -> 265 (the labelled one), author 29 261
+-> 262 (across pairs, false: "Production deploys are only allowed before 17:00 on weekdays." /
+"Never deploy to production on Fridays."). Probes of no author
+(``tests/test_consolidate_round28.py``, through ``consolidate --json`` / ``--apply``): eight
+pairs merged on main (three exceptions in English, five hidden / included pairs in English,
+French, German, Spanish), five exceptions abroad and one same-side omission pinned. Left alone:
+the exceptions abroad ("Nur signierte Release-Tags dürfen ..." / "Niemals ... pushen", "紧急修复
+是周五唯一允许的部署。" / "周五不部署。") are read as contradictions, on main too (no merge).
 
 Usage: ``python bench/consolidate_quality.py [--set NAME|both|all] [--tiny] [--out PATH]``
 (``NAME``: tuning, blind, train2, blind2, train3, blind3, train4, blind4, train5, train6 to

@@ -14,7 +14,9 @@ Each check reads a class, not a pair, in the languages the labelled sets use; :m
 decides what the pair is. Round 27 added opposite ways of doing one thing ("restored
 automatically" against "... manually", "UTC" against "the depot's local wall-clock time"): the
 cv authors' contradictions missed most often said the two ways in other words, and a pair worded
-alike but for the way was merged. Pure text functions, stdlib only.
+alike but for the way was merged. Round 28 read "included" as "shown" and "excluded", "omitted",
+"left out" as "hidden" (blind_pairs21's first measurement merged "... diagnoses are hidden from
+the dashboard summary view" with "... are included in ..."). Pure text functions, stdlib only.
 """
 
 from __future__ import annotations
@@ -150,9 +152,14 @@ _WAYS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "shown against hidden",
-        r"\b(?:shown|displayed|visible|angezeigt|sichtbar|affiché\w*|mostrad\w*|mostrat\w*"
-        r"|exibid\w*|widoczn\w*)\b",
-        r"\b(?:hidden|invisible|ausgeblendet|verborgen|caché\w*|ocult\w*|nascost\w*|ukryt\w*)\b",
+        r"\b(?:shown|displayed|visible|listed|included|includes|angezeigt|sichtbar|aufgeführt"
+        r"|enthalten|affiché\w*|inclus|incluse\w*|listé\w*|mostrad\w*|incluid\w*|incluy\w*"
+        r"|listad\w*|mostrat\w*|inclus[oiae]|elencat\w*|exibid\w*|widoczn\w*|uwzględnion\w*"
+        r"|wyświetlan\w*)\b|(?<!非)表示され|显示|顯示|列出",
+        r"\b(?:hidden|invisible|excluded|excludes|omitted|left out|ausgeblendet|verborgen"
+        r"|ausgeschlossen|weggelassen|caché\w*|exclu[es]?|omis\w*|ocult\w*|excluid\w*"
+        r"|excluy\w*|omitid\w*|nascost\w*|esclus[oiae]|omess[oiae]|ukryt\w*|wykluczon\w*"
+        r"|pomijan\w*|pominięt\w*)\b|非表示|隐藏|隱藏|不显示|不顯示",
     ),
     (
         "required against optional",
