@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 START_SOURCE = "start_source"  # state key: how the host last started this session
 FRESH_STARTS = frozenset({"startup", "clear"})  # starts that carry no earlier turn over
+MODEL_FLAG = "model"  # a detection's pattern when the learned scorer alone flagged the prompt
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -140,16 +141,17 @@ def _renumber(ctx: HookContext, number: int, used: int) -> None:
 
 
 def _queue_correction(ctx: HookContext, cleaned: str, *, opening: bool) -> None:
-    """Queue the prompt when it reads as a correction or friction; an ``opening`` prompt is
-    never a correction (no agent turn before it to correct, nor the "previous assistant
-    message" its queue line would point at)."""
+    """Queue the prompt when it reads as a correction or friction. An ``opening`` prompt has
+    no agent turn of this session before it, so the learned scorer's flag alone does not make
+    it a correction (a new task's wording reads like one); a rule or a structural shape does
+    ("No, we use pytest not unittest here" often answers the previous session's work)."""
     if not ctx.memory_dir_exists or ctx.location is None:
         return
     from conkeeper.services.analysis import corrections
 
     try:
         found = corrections.detect(cleaned, ctx.config.correction_sensitivity)
-        if found.label is None or (opening and found.label == "correction"):
+        if found.label is None or (opening and found.pattern == MODEL_FLAG):
             return
         ignore = corrections.load_ignore_patterns(ctx.location.root)
         if corrections.is_ignored(cleaned, ignore):
