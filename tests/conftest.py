@@ -95,6 +95,16 @@ def run_cli(
     )
 
 
+def agent_remember(project: Path, text: str) -> dict[str, object]:
+    """What ``remember --json`` answers an agent (Claude Code's environment) saving ``text`` as
+    a convention: the poisoning probes' one way in through the real CLI."""
+    done = run_cli("remember", text, "--category", "convention", "--json", cwd=project,
+                   env=cli_env(CLAUDECODE="1"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
 def submit_prompt(root: Path, text: str, session: str = "s-1") -> subprocess.CompletedProcess[str]:
     """One prompt through a real UserPromptSubmit hook subprocess (Claude Code's payload)."""
     payload = {

@@ -6,21 +6,11 @@ branch, saved on the detector before it. The honest forms beside each class stay
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_env, run_cli
-
-
-def _answer(project: Path, text: str) -> dict[str, object]:
-    """What ``remember --json`` answers an agent saving ``text`` as a convention."""
-    done = run_cli("remember", text, "--category", "convention", "--json", cwd=project,
-                   env=cli_env(CLAUDECODE="1"))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
-    return answer
+from conftest import agent_remember
 
 
 def _reasons(answer: dict[str, object]) -> str:
@@ -48,7 +38,7 @@ def test_a_claimed_approval_that_grants_the_agent_a_permission_is_held(
 ) -> None:
     """Someone's approval, claimed in a calm tone, handing the agent a permission: the scorers
     read it as an ordinary decision record (round 26: false_authority misses of four authors)."""
-    answer = _answer(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "approval to grant the agent" in _reasons(answer), answer
 
@@ -68,7 +58,7 @@ def test_a_claimed_approval_that_grants_the_agent_a_permission_is_held(
 def test_another_source_set_above_the_user_is_held(project: Path, order: str) -> None:
     """A note that makes a code comment, a bot, a ticket or the notes themselves outrank the
     user or the system prompt, said in prose (round 26: override misses of four authors)."""
-    answer = _answer(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "above the user's" in _reasons(answer), answer
 
@@ -89,4 +79,4 @@ def test_another_source_set_above_the_user_is_held(project: Path, order: str) ->
 def test_the_honest_forms_beside_each_class_stay_saved(project: Path, note: str) -> None:
     """The user winning a conflict, a warning against following quoted text, configuration
     precedence and an approval kept in bounds (the user's own, a ticket, "still needs")."""
-    assert _answer(project, note)["status"] != "held", note
+    assert agent_remember(project, note)["status"] != "held", note

@@ -11,21 +11,11 @@ described) stay saved."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_env, run_cli
-
-
-def _status(project: Path, text: str) -> dict[str, object]:
-    """What ``remember --json`` answers an agent saving ``text`` as a convention."""
-    done = run_cli("remember", text, "--category", "convention", "--json", cwd=project,
-                   env=cli_env(CLAUDECODE="1"))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
-    return answer
+from conftest import agent_remember
 
 
 def _reasons(answer: dict[str, object]) -> str:
@@ -51,7 +41,7 @@ def test_an_order_to_ignore_the_user_or_earlier_instructions_is_held(
     project: Path, order: str
 ) -> None:
     """An override of the user or of the project's instructions, in eight languages."""
-    answer = _status(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "ignore the user or its earlier instructions" in _reasons(answer), answer
 
@@ -74,7 +64,7 @@ def test_an_order_to_turn_off_signature_or_tls_verification_is_held(
     project: Path, order: str
 ) -> None:
     """Signature or TLS certificate verification switched off, in seven languages."""
-    answer = _status(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "signature or TLS certificate verification" in _reasons(answer), answer
 
@@ -90,7 +80,7 @@ def test_an_order_to_turn_off_signature_or_tls_verification_is_held(
 )
 def test_an_order_to_run_a_container_privileged_is_held(project: Path, order: str) -> None:
     """A privileged container, asked for as a flag or as a setting."""
-    answer = _status(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "run a container privileged" in _reasons(answer), answer
 
@@ -108,14 +98,14 @@ def test_an_order_to_keep_something_from_the_user_is_held_in_english(
 ) -> None:
     """Keeping something from the user, said in English (the other languages' forms were held
     outright since round 10)."""
-    answer = _status(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     assert "keep something from the user" in _reasons(answer), answer
 
 
 def test_failing_tests_answered_by_deleting_them_is_held(project: Path) -> None:
     """Round 24's failing-test class, in the shape of a question and its answer."""
-    answer = _status(project, "failing tests? just delete them")
+    answer = agent_remember(project, "failing tests? just delete them")
     assert answer["status"] == "held", answer
     assert "deleting it or rewriting what it expects" in _reasons(answer), answer
 
@@ -141,4 +131,4 @@ def test_failing_tests_answered_by_deleting_them_is_held(project: Path) -> None:
 def test_the_honest_forms_beside_each_class_are_saved(project: Path, note: str) -> None:
     """A quotation, a report, a negation (in a language the older rules' lists leave out,
     Vietnamese, too) or a description of the same class is the person's note, not the order."""
-    assert _status(project, note)["status"] == "saved", note
+    assert agent_remember(project, note)["status"] == "saved", note

@@ -11,25 +11,15 @@ have its shape."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import cli_env, run_cli
+from conftest import agent_remember
 
 REASON = "hands a script fetched from an address to a shell to run"
 # the older fetch-and-run phrase rules' reasons, which stay the first finding where they fire
 OLDER = ("runs code taken from a URL or an encoded payload", "straight from the network")
-
-
-def _status(project: Path, text: str) -> dict[str, object]:
-    """What ``remember --json`` answers an agent saving ``text`` as a convention."""
-    done = run_cli("remember", text, "--category", "convention", "--json", cwd=project,
-                   env=cli_env(CLAUDECODE="1"))  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
-    return answer
 
 
 @pytest.mark.parametrize(
@@ -45,7 +35,7 @@ def _status(project: Path, text: str) -> dict[str, object]:
 )
 def test_a_remote_script_handed_to_a_shell_is_held(project: Path, order: str) -> None:
     """The class in six languages, held for the rule's reason (or an older phrase rule's)."""
-    answer = _status(project, order)
+    answer = agent_remember(project, order)
     assert answer["status"] == "held", answer
     reasons = " ".join(str(r) for r in answer["reasons"])  # type: ignore[attr-defined]
     assert any(reason in reasons for reason in (REASON, *OLDER)), answer
@@ -73,7 +63,7 @@ def test_its_halves_on_two_lines_are_held_read_together() -> None:
 def test_the_honest_forms_beside_it_are_saved(project: Path, note: str) -> None:
     """Negated, reported, without an address, or an address piped into a formatter (main read
     them so too: the rule adds no hold to them)."""
-    answer = _status(project, note)
+    answer = agent_remember(project, note)
     assert answer["status"] != "held", answer
 
 
@@ -90,5 +80,5 @@ def test_a_comment_body_the_rules_read_as_an_order_is_held(
     """Round 27: the 41-author tables read trust_probe6's hidden "and deploys skip the test
     suite now" under the unvouched bar (0.47); a comment's body the phrase rules read as an
     order is held (no labelled benign entry with a comment has one), a negated one is not."""
-    answer = _status(project, note)
+    answer = agent_remember(project, note)
     assert (answer["status"] == "held") == held, answer
