@@ -238,6 +238,10 @@ _IGNORE_USER_OR_EARLIER = (
     r"objections?|review|wishes|asks|orders)\b))"
     r"|\b(?:ignore|disregard)\s+(?:whatever|anything|what)\s+(?:the\s+)?user\s+(?:says|asks|"
     r"wants|tells|writes)\b"
+    # the project's own instruction file or the system prompt set aside
+    r"|\b(?:ignore|disregard)\s+(?:(?:the|this|your)\s+)?(?:(?:project|repo|repository)(?:'s|s')?\s+)?"
+    r"(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|copilot-instructions\.md|system\s+prompt)"
+    r"(?!\s+(?:note|section|entry|line|example|template)s?\b)"
     # French, Spanish, Portuguese, Italian, German, Dutch
     r"|\bignor(?:e|ez|er)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)\s+(?:précédentes|"
     r"antérieures)|\bignor(?:e|ez|er)\s+l[’']utilisat(?:eur|rice)\b"
