@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 START_SOURCE = "start_source"  # state key: how the host last started this session
 FRESH_STARTS = frozenset({"startup", "clear"})  # starts that carry no earlier turn over
-MODEL_FLAG = "model"  # a detection's pattern when the learned scorer alone flagged the prompt
 
 
 def handle(ctx: HookContext) -> HookResult | None:
@@ -151,7 +150,7 @@ def _queue_correction(ctx: HookContext, cleaned: str, *, opening: bool) -> None:
 
     try:
         found = corrections.detect(cleaned, ctx.config.correction_sensitivity)
-        if found.label is None or (opening and found.pattern == MODEL_FLAG):
+        if found.label is None or (opening and found.scorer_only):
             return
         ignore = corrections.load_ignore_patterns(ctx.location.root)
         if corrections.is_ignored(cleaned, ignore):

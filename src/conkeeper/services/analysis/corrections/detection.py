@@ -58,6 +58,7 @@ MAX_SCAN_CHARS = 20000
 MAX_IGNORE_PATTERNS = 500
 ADJUST_FLOOR = 0.27  # +0.12 from the prompt's structure cannot lift a lower score to `high`
 RULE_LABEL_FLOOR = 0.4  # a rule this close names the label of a prompt the model flags
+MODEL_PATTERN = "model"  # a detection's pattern when the learned scorer alone flagged the prompt
 
 
 class Detection(FrozenRecord):
@@ -76,6 +77,12 @@ class Detection(FrozenRecord):
 
     def __init__(self, label: str | None, confidence: float, pattern: str, span: str = "") -> None:
         self._set(label=label, confidence=confidence, pattern=pattern, span=span)
+
+    @property
+    def scorer_only(self) -> bool:
+        """Whether the learned scorer alone flagged the prompt (no rule or structural shape):
+        the weakest evidence, which an opening prompt of a session does not act on."""
+        return self.pattern == MODEL_PATTERN
 
 
 # ------------------------------------------------------------------------- text cleanup
@@ -527,7 +534,7 @@ def _model_match(text: str, prose: str, rules: Detection, level: str) -> Detecti
         friction = model.friction(parts[scored.segment], pasted, tail)
         label = FRICTION if friction >= 0.5 else CORRECTION
     span = " ".join(parts[scored.segment])[:300]
-    return Detection(label, round(scored.probability, 2), "model", span)
+    return Detection(label, round(scored.probability, 2), MODEL_PATTERN, span)
 
 
 def _context_penalty(rule: _Rule, parts: list[str], index: int, before: str) -> float:
